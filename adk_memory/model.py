@@ -1,0 +1,288 @@
+"""The data model shared by every layer: facts, stored records, scored results, decisions.
+
+These pydantic models are the boundary types; stores, extractors, classifiers and the ADK
+adapters exchange nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from adk_memory.errors import InvalidInputError
+
+#: Longest text accepted for one fact or event. Longer input is an error, not silently cut.
+MAX_TEXT_CHARS = 20_000
+
+_NAME = Annotated[str, StringConstraints(min_length=1, max_length=256)]
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC (the default clock)."""
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Naive datetimes are taken as UTC; aware ones are converted to UTC."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+def parse_timestamp(value: str | float | int | datetime) -> datetime:
+    """Parses an ISO-8601 string, a POSIX timestamp or a datetime into aware UTC.
+
+    Raises:
+        InvalidInputError: if the value is not a valid timestamp.
+    """
+    if isinstance(value, datetime):
+        return as_utc(value)
+    if isinstance(value, bool):
+        raise InvalidInputError(f"invalid timestamp: {value!r}")
+    if isinstance(value, int | float):
+        try:
+            return datetime.fromtimestamp(float(value), UTC)
+        except (OverflowError, OSError, ValueError) as exc:
+            raise InvalidInputError(f"invalid timestamp: {value!r}") from exc
+    if isinstance(value, str):
+        text = value.strip()
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            return as_utc(datetime.fromisoformat(text))
+        except ValueError as exc:
+            raise InvalidInputError(
+                f"invalid timestamp {value!r}: expected ISO-8601, e.g. 2026-05-01T12:00:00Z"
+            ) from exc
+    raise InvalidInputError(f"invalid timestamp: {value!r}")
+
+
+def clean_text(value: str, *, what: str = "text") -> str:
+    """Validates user-supplied text: non-empty, not binary, not huge. Returns it stripped.
+
+    Raises:
+        InvalidInputError: on empty, binary (NUL / control bytes) or over-long text.
+    """
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
+    text = value.strip()
+    if not text:
+        raise InvalidInputError(f"{what} is empty")
+    if len(text) > MAX_TEXT_CHARS:
+        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
+    if "\x00" in text or len(_CONTROL.findall(text)) > 0:
+        raise InvalidInputError(f"{what} contains binary or control characters")
+    return text
+
+
+_AGENT_AUTHORS = frozenset({"model", "agent", "assistant", "system", "tool", "bot"})
+
+
+def is_agent_author(author: str) -> bool:
+    """Whether an event author names the agent side (model, tools) rather than a person."""
+    name = author.strip().lower()
+    return name in _AGENT_AUTHORS or name.endswith(("_agent", "-agent", " agent", "_bot"))
+
+
+def new_id() -> str:
+    """A fresh memory id (uuid4 hex: URL- and Memory-Bank-id-safe)."""
+    return uuid.uuid4().hex
+
+
+class Scope(BaseModel):
+    """Whose memory: facts never cross scopes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    app_name: _NAME
+    user_id: _NAME
+
+    def __str__(self) -> str:
+        return f"{self.app_name}/{self.user_id}"
+
+
+class Status(StrEnum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    ARCHIVED = "archived"
+
+
+class Decision(StrEnum):
+    ADD = "ADD"
+    REPLACE = "REPLACE"
+    NOOP = "NOOP"
+
+
+class Kind(StrEnum):
+    """What sort of memory a record is; decay may differ per kind."""
+
+    PROFILE = "profile"  # stable facts about a person: home, job, allergies
+    PREFERENCE = "preference"  # likes, dislikes, habits, chosen tools
+    EPISODIC = "episodic"  # something that happened or was said once
+    SUMMARY = "summary"  # produced by consolidation
+
+
+class Source(BaseModel):
+    """Where a memory came from: the session and the events that state it."""
+
+    session_id: str | None = None
+    event_ids: list[str] = Field(default_factory=list)
+
+
+class Fact(BaseModel):
+    """A fact as extracted, before it is stored."""
+
+    subject: str
+    predicate: str
+    object: str
+    text: str
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    valid_at: datetime
+    kind: Kind = Kind.EPISODIC
+    #: False when the statement negates the relation ("no longer eats meat").
+    polarity: bool = True
+    #: An object value this fact explicitly displaces ("switched from Java to Go": "java").
+    replaces: str | None = None
+    author: str | None = None
+    source: Source = Field(default_factory=Source)
+
+    @field_validator("valid_at")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        return as_utc(value)
+
+
+class MemoryRecord(BaseModel):
+    """A stored memory. `embedding` is kept by stores but never returned to callers."""
+
+    id: str = Field(default_factory=new_id)
+    scope: Scope
+    text: str
+    subject: str = ""
+    predicate: str = ""
+    object: str = ""
+    polarity: bool = True
+    confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    kind: Kind = Kind.EPISODIC
+    author: str | None = None
+    valid_at: datetime
+    created_at: datetime
+    status: Status = Status.ACTIVE
+    superseded_by: str | None = None
+    consolidated_into: str | None = None
+    source: Source = Field(default_factory=Source)
+    hits: int = 0
+    last_accessed_at: datetime | None = None
+    embedding: list[float] | None = Field(default=None, exclude=True, repr=False)
+
+    @field_validator("valid_at", "created_at", "last_accessed_at")
+    @classmethod
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @classmethod
+    def from_fact(
+        cls, fact: Fact, *, scope: Scope, created_at: datetime, embedding: list[float] | None
+    ) -> MemoryRecord:
+        return cls(
+            scope=scope,
+            text=fact.text,
+            subject=fact.subject,
+            predicate=fact.predicate,
+            object=fact.object,
+            polarity=fact.polarity,
+            confidence=fact.confidence,
+            kind=fact.kind,
+            author=fact.author,
+            valid_at=fact.valid_at,
+            created_at=created_at,
+            source=fact.source,
+            embedding=embedding,
+        )
+
+
+class ScoreBreakdown(BaseModel):
+    """Every component of a ranking, so callers can explain it."""
+
+    score: float
+    similarity: float
+    cosine: float
+    lexical: float
+    decay: float
+    confidence: float
+    age_days: float
+
+
+class ScoredMemory(BaseModel):
+    """A recalled memory with the components of its score."""
+
+    record: MemoryRecord
+    breakdown: ScoreBreakdown
+
+    @property
+    def score(self) -> float:
+        return self.breakdown.score
+
+
+class Verdict(BaseModel):
+    """A classifier's decision for one new fact against its candidates."""
+
+    decision: Decision
+    #: Ids of the candidate records this verdict refers to (superseded on REPLACE,
+    #: reinforced on NOOP). Always a subset of the candidates shown to the classifier.
+    target_ids: list[str] = Field(default_factory=list)
+    reason: str = ""
+
+
+class WriteOutcome(BaseModel):
+    """What reconciling one fact did to the store."""
+
+    decision: Decision
+    id: str
+    superseded: list[str] = Field(default_factory=list)
+    text: str
+    reason: str = ""
+
+
+class InputEvent(BaseModel):
+    """One conversation event to ingest (an ADK event, a JSONL line, a transcript turn)."""
+
+    id: str = Field(default_factory=new_id)
+    author: str
+    text: str
+    timestamp: datetime
+    session_id: str | None = None
+    #: "user" for a human participant, "agent" for the model/tools; None = infer from author.
+    role: Literal["user", "agent"] | None = None
+
+    @property
+    def is_human(self) -> bool:
+        if self.role is not None:
+            return self.role == "user"
+        return not is_agent_author(self.author)
+
+    @field_validator("timestamp", mode="before")
+    @classmethod
+    def _timestamp(cls, value: object) -> datetime:
+        if not isinstance(value, str | int | float | datetime):
+            raise InvalidInputError(f"invalid timestamp: {value!r}")
+        return parse_timestamp(value)
+
+
+class IngestResult(BaseModel):
+    """What one ingest did: per-fact outcomes plus the events it skipped as already seen."""
+
+    outcomes: list[WriteOutcome] = Field(default_factory=list)
+    events_ingested: int = 0
+    events_skipped: int = 0
+    model_calls: int = 0
+    tokens: int = 0
+
+    def count(self, decision: Decision) -> int:
+        return sum(1 for o in self.outcomes if o.decision is decision)

@@ -1,0 +1,138 @@
+"""The `MemoryStore` seam: what every backend (sqlite, Memory Bank, Vector Search) provides.
+
+Stores persist and search records; they never call models. Every method is scoped: a store
+must never return, change or delete a record of another scope, whatever ids it is given.
+The contract suite in `tests/contract/` states this behaviour for every backend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from adk_memory.model import MemoryRecord, Scope, Status
+
+
+class SearchHit(BaseModel):
+    """A candidate from a store search, before reranking."""
+
+    record: MemoryRecord
+    #: Cosine similarity of the query and record embeddings, in [-1, 1].
+    cosine: float
+    #: Lexical relevance in [0, 1] (1 = the best lexical match of this search); 0 where the
+    #: backend has no lexical index or the record shares no term with the query.
+    lexical: float = 0.0
+
+
+class ListFilter(BaseModel):
+    """Optional filters for `MemoryStore.list`; every set field must match."""
+
+    statuses: list[Status] | None = None
+    subject: str | None = None
+    predicate: str | None = None
+    superseded_by: str | None = None
+    consolidated_into: str | None = None
+
+
+class Page(BaseModel):
+    """One page of a listing, oldest first; pass `next_cursor` back for the next page."""
+
+    records: list[MemoryRecord] = Field(default_factory=list)
+    next_cursor: str | None = None
+
+
+@runtime_checkable
+class MemoryStore(Protocol):
+    """Async storage of `MemoryRecord`s with similarity search per scope."""
+
+    #: The largest `k` a single `search` may ask for (a backend limit, e.g. 100).
+    max_search_k: int
+
+    async def upsert(self, records: Sequence[MemoryRecord]) -> None:
+        """Inserts or fully replaces records (by id) in one write.
+
+        A new record must carry its embedding; an update whose `embedding` is None keeps the
+        stored vector (metadata-only changes such as reinforcement).
+        """
+        ...
+
+    async def replace(self, new: MemoryRecord, superseded_ids: Sequence[str]) -> list[str]:
+        """Atomically stores `new` and marks the given active records of its scope superseded.
+
+        Either both happen or neither does. Ids that are not active records of `new.scope`
+        are ignored. Returns the ids actually superseded.
+        """
+        ...
+
+    async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
+        """One record by id (any status), or None. With `scope`, only from that scope."""
+        ...
+
+    async def search(
+        self,
+        scope: Scope,
+        *,
+        vector: np.ndarray,
+        query: str | None = None,
+        k: int,
+        statuses: Sequence[Status] = (Status.ACTIVE,),
+    ) -> list[SearchHit]:
+        """The up to `k` nearest records of `scope` with one of `statuses`, best first.
+
+        Stores with a lexical index may add up to `k` lexical matches of `query` (so the
+        result holds at most 2k hits); the reranker merges both signals.
+        """
+        ...
+
+    async def list(
+        self,
+        scope: Scope,
+        *,
+        filters: ListFilter | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page:
+        """Records of `scope` matching `filters`, oldest first, paged."""
+        ...
+
+    async def set_status(
+        self,
+        scope: Scope,
+        ids: Sequence[str],
+        status: Status,
+        *,
+        consolidated_into: str | None = None,
+    ) -> list[str]:
+        """Moves records of `scope` to `status` (archive, restore). Returns the ids changed.
+
+        Restoring to `active` clears `superseded_by`; archiving keeps it, so history survives.
+        """
+        ...
+
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+        """Deletes records of `scope` for good. Returns the ids deleted."""
+        ...
+
+    async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
+        """Counts one recall hit for each record and sets its `last_accessed_at`."""
+        ...
+
+    async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
+        """Which of these event ids were already ingested into `scope`."""
+        ...
+
+    async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
+        """Records event ids as ingested into `scope` (for idempotent re-ingest)."""
+        ...
+
+    async def scopes(self) -> list[Scope]:
+        """Every scope that holds at least one record."""
+        ...
+
+    async def close(self) -> None:
+        """Releases connections; the store is unusable afterwards."""
+        ...
