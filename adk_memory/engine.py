@@ -161,7 +161,8 @@ class MemoryEngine:
         result.tokens = total.tokens
         return result
 
-    def _lock(self, scope: Scope) -> asyncio.Lock:
+    def scope_lock(self, scope: Scope) -> asyncio.Lock:
+        """The lock that serialises reconciliation (and lifecycle jobs) within one scope."""
         return self._scope_locks.setdefault(scope, asyncio.Lock())
 
     async def _reconcile(
@@ -170,7 +171,7 @@ class MemoryEngine:
         if not facts:
             return [], Usage()
         vectors = await self.embedder.embed([f.text for f in facts])
-        async with self._lock(scope):
+        async with self.scope_lock(scope):
             items = [
                 ReconcileItem(fact=fact, candidates=await self._candidates(scope, fact, vector))
                 for fact, vector in zip(facts, vectors, strict=True)
@@ -248,7 +249,15 @@ class MemoryEngine:
             fact, scope=scope, created_at=self.clock(), embedding=vector.tolist()
         )
         superseded: list[str] = []
-        if verdict.decision is Decision.REPLACE:
+        newer = await self._newer_targets(scope, record, verdict)
+        if newer is not None:
+            # The "update" is older than what is known (a replayed or late-arriving
+            # conversation): keep it as history behind the current value, never above it.
+            record = record.model_copy(
+                update={"status": Status.SUPERSEDED, "superseded_by": newer.id}
+            )
+            await self.store.upsert([record])
+        elif verdict.decision is Decision.REPLACE:
             superseded = await self.store.replace(record, verdict.target_ids)
         else:
             await self.store.upsert([record])
@@ -262,6 +271,21 @@ class MemoryEngine:
             ),
             record,
         )
+
+    async def _newer_targets(
+        self, scope: Scope, record: MemoryRecord, verdict: Verdict
+    ) -> MemoryRecord | None:
+        """The newest REPLACE target that became true after the new fact, if any."""
+        if verdict.decision is not Decision.REPLACE:
+            return None
+        newest: MemoryRecord | None = None
+        for target_id in verdict.target_ids:
+            target = await self.store.get(target_id, scope)
+            if target is not None and target.valid_at > record.valid_at and (
+                newest is None or target.valid_at > newest.valid_at
+            ):
+                newest = target
+        return newest
 
     async def _reinforce(self, scope: Scope, memory_id: str, fact: Fact) -> None:
         """A restated fact nudges the known one's confidence up and cites the new source."""
@@ -304,7 +328,7 @@ class MemoryEngine:
     ) -> list[list[ScoredMemory]]:
         """Recall for several queries, embedded in one batch."""
         texts = [clean_text(q, what="query") for q in queries]
-        k = top_k or self.config.top_k
+        k = self.config.top_k if top_k is None else top_k
         if k < 1:
             raise InvalidInputError("top_k must be at least 1")
         at = as_utc(now) if now is not None else self.clock()

@@ -14,6 +14,7 @@ Vertex endpoint.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -46,8 +47,10 @@ try:
         aiohttp.ClientConnectionError,
         aiohttp.ServerTimeoutError,
     )
+    _AIOHTTP_ERRORS: tuple[type[BaseException], ...] = (aiohttp.ClientError,)
 except ImportError:  # google-genai only uses aiohttp when it is installed.
     _AIOHTTP_TRANSIENT = ()
+    _AIOHTTP_ERRORS = ()
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +67,14 @@ DEFAULT_EMBEDDING_DIMENSION = 768
 
 #: HTTP statuses worth another attempt: rate limits, timeouts and server-side failures.
 TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+
+#: Failures of a call that mean "Gemini did not answer", as opposed to bugs in our code.
+CALL_ERRORS: tuple[type[BaseException], ...] = (
+    genai_errors.APIError,
+    TimeoutError,
+    httpx.HTTPError,
+    *_AIOHTTP_ERRORS,
+)
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -220,8 +231,14 @@ def build_client(*, credentials: Any = None) -> Client:
 
         credentials = Credentials(token="emulator")  # type: ignore[no-untyped-call]
     try:
-        if vertex and os.environ.get("GOOGLE_CLOUD_PROJECT"):
-            return Client(vertexai=True, credentials=credentials)
+        project = os.environ.get("GOOGLE_CLOUD_PROJECT")
+        if vertex and project:
+            # Passed explicitly: with a custom base URL and only env project/location,
+            # google-genai treats the URL as a gateway and drops the resource path.
+            location = os.environ.get("GOOGLE_CLOUD_LOCATION") or "global"
+            return Client(
+                vertexai=True, project=project, location=location, credentials=credentials
+            )
         return Client()
     except Exception as exc:  # google-auth and google-genai raise a mix of types here.
         raise ConfigError(f"cannot create the Gemini client: {exc}") from exc
@@ -231,7 +248,7 @@ def is_transient(exc: BaseException) -> bool:
     """Whether a failed call is worth retrying (rate limit, server error, timeout, network)."""
     if isinstance(exc, genai_errors.APIError):
         return exc.code in TRANSIENT_STATUS
-    return isinstance(exc, TimeoutError | httpx.TransportError | _AIOHTTP_TRANSIENT)
+    return isinstance(exc, (TimeoutError, httpx.TransportError, *_AIOHTTP_TRANSIENT))
 
 
 def _log_retry(state: RetryCallState) -> None:
@@ -323,17 +340,17 @@ async def generate_json(
     usage = Usage()
     problem = ""
     for round_ in range(2):
+        call = functools.partial(
+            client.aio.models.generate_content,
+            model=settings.model,
+            contents=list(contents),
+            config=config,
+        )
         try:
-            response = await call_with_retries(
-                lambda: client.aio.models.generate_content(
-                    model=settings.model, contents=list(contents), config=config
-                ),
-                settings.retry,
-            )
-        except Exception as exc:
-            raise GeminiCallError(
-                f"Gemini {settings.model} call failed: {exc}", usage=usage
-            ) from exc
+            response = await call_with_retries(call, settings.retry)
+        except CALL_ERRORS as exc:
+            message = f"Gemini {settings.model} call failed: {exc}"
+            raise GeminiCallError(message, usage=usage) from exc
         tokens = response.usage_metadata.total_token_count if response.usage_metadata else None
         usage = usage + Usage(calls=1, tokens=tokens or 0)
         text = response.text or ""
@@ -346,7 +363,8 @@ async def generate_json(
             problem = str(exc)[:_MAX_ERROR_ECHO]
         logger.warning("Gemini reply failed validation (round %d): %s", round_ + 1, problem)
         contents += [
-            types.Content(role="model", parts=[types.Part(text=text)]),
+            # An empty part is rejected by the API; the model still needs to see its turn.
+            types.Content(role="model", parts=[types.Part(text=text or "(empty reply)")]),
             types.Content(
                 role="user",
                 parts=[

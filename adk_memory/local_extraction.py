@@ -19,6 +19,8 @@ from adk_memory.model import Fact, InputEvent, Kind, Source
 from adk_memory.slots import category_predicate, phrase_for
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+# A new first-person clause: "..., and I ...", "... but we ...", "...; my ...".
+_CLAUSE = re.compile(r"\s*(?:;|,?\s+(?:and|but|so|while|although)\s+)(?=(?:i|we|my|our)\b)", re.I)
 _HEDGE = re.compile(r"\b(i think|maybe|probably|perhaps|might|not sure|i guess)\b", re.I)
 _QUESTION = re.compile(r"\?\s*$")
 _FILLER = re.compile(
@@ -172,6 +174,11 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
+def split_clauses(sentence: str) -> list[str]:
+    """First-person clauses of a sentence ("I live in Berlin and I write Java" → two)."""
+    return [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
+
+
 def _clean_object(value: str) -> str:
     value = _TRAILING.sub("", value.strip()).strip(" \"'")
     value = re.sub(r"^(?:the|my|a|an)\s+", "", value, flags=re.I)
@@ -271,34 +278,40 @@ class LocalExtractor:
 
     def _from_event(self, event: InputEvent, previous: InputEvent | None) -> list[Fact]:
         speaker = display_name(event.author)
-        subject = speaker.lower()
         source = Source(session_id=event.session_id, event_ids=[event.id])
         facts: list[Fact] = []
         remainder: list[str] = []
         for sentence in split_sentences(event.text):
-            slot = match_slot(sentence)
-            if slot is None:
+            clauses = split_clauses(sentence)
+            slots = [match_slot(c) for c in clauses]
+            if not any(slots):
                 remainder.append(sentence)
                 continue
-            confidence = self.slot_confidence * (self.hedge_factor if slot.hedged else 1.0)
-            facts.append(
-                Fact(
-                    subject=subject,
-                    predicate=slot.predicate,
-                    object=slot.object,
-                    text=fact_sentence(speaker, slot),
-                    confidence=round(confidence, 4),
-                    valid_at=resolve_relative_time(sentence, event.timestamp),
-                    kind=slot.kind,
-                    polarity=slot.polarity,
-                    replaces=slot.replaces,
-                    author=event.author,
-                    source=source,
-                )
-            )
+            remainder += [c for c, slot in zip(clauses, slots, strict=True) if slot is None]
+            for clause, slot in zip(clauses, slots, strict=True):
+                if slot is not None:
+                    facts.append(self._slot_fact(event, speaker, clause, slot, source))
         if remainder:
             facts.append(self._episodic(event, speaker, " ".join(remainder), previous))
         return facts
+
+    def _slot_fact(
+        self, event: InputEvent, speaker: str, clause: str, slot: SlotMatch, source: Source
+    ) -> Fact:
+        confidence = self.slot_confidence * (self.hedge_factor if slot.hedged else 1.0)
+        return Fact(
+            subject=speaker.lower(),
+            predicate=slot.predicate,
+            object=slot.object,
+            text=fact_sentence(speaker, slot),
+            confidence=round(confidence, 4),
+            valid_at=resolve_relative_time(clause, event.timestamp),
+            kind=slot.kind,
+            polarity=slot.polarity,
+            replaces=slot.replaces,
+            author=event.author,
+            source=source,
+        )
 
     def _episodic(
         self, event: InputEvent, speaker: str, text: str, previous: InputEvent | None

@@ -94,6 +94,7 @@ StoreOpener = Callable[[StoreUri], Awaitable[MemoryStore]]
 #: dependencies (the Vertex SDK) load only when their backend is used.
 _OPENERS: dict[str, str] = {
     "sqlite": "adk_memory.stores.sqlite:open_sqlite_store",
+    "memorybank": "adk_memory.stores.memory_bank:open_memory_bank_store",
 }
 
 

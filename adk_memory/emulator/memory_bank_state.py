@@ -91,6 +91,16 @@ def _scope(raw: Any) -> dict[str, str]:
     return scope
 
 
+def _context_spec(raw: Any) -> Json:
+    # The SDK's memory_banks.get() dereferences contextSpec.memoryBankConfig unconditionally,
+    # and every engine this emulator serves is a Memory Bank: always return one.
+    spec = dict(raw) if isinstance(raw, dict) else {}
+    config = pick(spec, "memoryBankConfig")
+    spec.pop("memory_bank_config", None)
+    spec["memoryBankConfig"] = config if isinstance(config, dict) else {}
+    return spec
+
+
 class MemoryBankState:
     """All emulated Memory Bank data of one server."""
 
@@ -238,9 +248,7 @@ class MemoryBankState:
             "updateTime": now,
             "_project": project,
         }
-        context_spec = pick(body, "contextSpec")
-        if context_spec is not None:
-            engine["contextSpec"] = context_spec
+        engine["contextSpec"] = _context_spec(pick(body, "contextSpec"))
         self.engines[engine_id] = engine
         self.memories[engine_id] = {}
         self._save()
@@ -256,6 +264,7 @@ class MemoryBankState:
                 "description": "",
                 "createTime": now,
                 "updateTime": now,
+                "contextSpec": _context_spec(None),
                 "_project": project,
             }
             self.memories.setdefault(engine_id, {})
@@ -275,10 +284,12 @@ class MemoryBankState:
 
     def patch_engine(self, engine_id: str, project: str | None, body: Json) -> Json:
         engine = self.engine(engine_id, project)
-        for field in ("displayName", "description", "contextSpec"):
+        for field in ("displayName", "description"):
             value = pick(body, field)
             if value is not None:
                 engine[field] = value
+        if pick(body, "contextSpec") is not None:
+            engine["contextSpec"] = _context_spec(pick(body, "contextSpec"))
         engine["updateTime"] = self._now()
         self._save()
         return self._operation(engine["name"], self._public(engine))

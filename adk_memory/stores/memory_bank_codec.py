@@ -1,0 +1,218 @@
+"""How a `MemoryRecord` is laid out in a Vertex AI Memory Bank memory.
+
+The fact sentence is the memory's `fact` (Memory Bank embeds it server-side); the scope is
+`{"app_name", "user_id"}` exactly as ADK's `VertexAiMemoryBankService` writes it; every other
+field goes in `metadata`, whose values are typed scalars on the wire
+(`stringValue | doubleValue | boolValue | timestampValue`). Lists (source event ids, the ids a
+pending REPLACE supersedes) have no metadata type, so they travel as JSON strings.
+Empty and unset fields are left out rather than written as empty strings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status, as_utc
+
+# Metadata keys. `status` also tells our records apart from memories other writers (ADK's own
+# service, server-side generation without our metadata) put in the same scope.
+RID = "rid"
+STATUS = "status"
+PENDING = "pending_replace"
+SUPERSEDES = "supersedes"
+KIND_MARKER = "_ingest_marker"
+
+#: The scope keys of a record, as ADK's Memory Bank service uses them.
+SCOPE_KEYS = ("app_name", "user_id")
+#: Extra scope key of ingest markers: exact scope matching keeps them out of every retrieval of
+#: the user's real scope, ADK's own included.
+MARKER_SCOPE_KEY = "adk_memory"
+MARKER_SCOPE_VALUE = "ingest-markers"
+
+_PLAIN_ID = re.compile(r"^[a-z0-9-]{1,61}$")
+
+
+def memory_id_for(record_id: str) -> str:
+    """The Memory Bank memory id of a record id.
+
+    Memory ids must look like `[a-z][a-z0-9-]{0,62}`; uuid hex ids may start with a digit, so
+    every id gets a prefix (`r-` for ids used verbatim, `h-` for a hash of any other id). The
+    prefixes keep the two forms from ever colliding.
+    """
+    if _PLAIN_ID.match(record_id):
+        return "r-" + record_id
+    return "h-" + hashlib.sha256(record_id.encode("utf-8")).hexdigest()[:60]
+
+
+def marker_id_for(scope: Scope, event_id: str) -> str:
+    """The memory id of the ingest marker of one event in one scope."""
+    key = f"{scope.app_name}\x00{scope.user_id}\x00{event_id}".encode()
+    return "e-" + hashlib.sha256(key).hexdigest()[:60]
+
+
+def scope_dict(scope: Scope) -> dict[str, str]:
+    return {"app_name": scope.app_name, "user_id": scope.user_id}
+
+
+def marker_scope_dict(scope: Scope) -> dict[str, str]:
+    return {**scope_dict(scope), MARKER_SCOPE_KEY: MARKER_SCOPE_VALUE}
+
+
+def record_scope(raw: dict[str, str] | None) -> Scope | None:
+    """The record scope of a memory scope, or None for scopes that are not ours."""
+    if not raw or set(raw) != set(SCOPE_KEYS):
+        return None
+    return Scope(app_name=raw["app_name"], user_id=raw["user_id"])
+
+
+def _s(value: str) -> dict[str, Any]:
+    return {"string_value": value}
+
+
+def _t(value: datetime) -> dict[str, Any]:
+    return {"timestamp_value": as_utc(value)}
+
+
+def encode_metadata(
+    record: MemoryRecord, *, supersedes: list[str] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The metadata map (SDK `MemoryMetadataValue` dicts) of a record.
+
+    Args:
+        record: The record.
+        supersedes: Set while a REPLACE is in flight: the ids this record supersedes. The
+            record is then marked pending until every one of them is marked superseded.
+    """
+    md: dict[str, dict[str, Any]] = {
+        RID: _s(record.id),
+        STATUS: _s(record.status.value),
+        "kind": _s(record.kind.value),
+        "polarity": {"bool_value": record.polarity},
+        "confidence": {"double_value": float(record.confidence)},
+        "valid_at": _t(record.valid_at),
+        "created_at": _t(record.created_at),
+        "hits": {"double_value": float(record.hits)},
+    }
+    for key in ("subject", "predicate", "object", "author", "superseded_by", "consolidated_into"):
+        value = getattr(record, key)
+        if value:
+            md[key] = _s(value)
+    if record.last_accessed_at is not None:
+        md["last_accessed_at"] = _t(record.last_accessed_at)
+    if record.source.session_id:
+        md["source_session"] = _s(record.source.session_id)
+    if record.source.event_ids:
+        md["source_events"] = _s(json.dumps(record.source.event_ids))
+    if supersedes:
+        md[PENDING] = {"bool_value": True}
+        md[SUPERSEDES] = _s(json.dumps(supersedes))
+    return md
+
+
+def _value(metadata: Any, key: str) -> Any:
+    """The scalar of one metadata entry (SDK `MemoryMetadataValue`), or None."""
+    if not metadata or key not in metadata:
+        return None
+    entry = metadata[key]
+    for kind in ("string_value", "double_value", "bool_value", "timestamp_value"):
+        value = getattr(entry, kind, None)
+        if value is not None:
+            return value
+    return None
+
+
+def is_record(memory: Any) -> bool:
+    """Whether a memory carries our record metadata."""
+    return _value(getattr(memory, "metadata", None), STATUS) is not None
+
+
+def record_id_of(memory: Any) -> str:
+    rid = _value(getattr(memory, "metadata", None), RID)
+    if isinstance(rid, str) and rid:
+        return rid
+    memory_id = str(memory.name).rsplit("/", 1)[-1]
+    return memory_id[2:] if memory_id.startswith("r-") else memory_id
+
+
+def supersedes_of(memory: Any) -> list[str]:
+    """The ids a pending REPLACE record supersedes ([] once the REPLACE completed)."""
+    metadata = getattr(memory, "metadata", None)
+    if not _value(metadata, PENDING):
+        return []
+    raw = _value(metadata, SUPERSEDES)
+    try:
+        ids = json.loads(raw) if isinstance(raw, str) else []
+    except ValueError:
+        return []
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+def _time(value: Any, fallback: datetime) -> datetime:
+    return as_utc(value) if isinstance(value, datetime) else fallback
+
+
+def decode_record(memory: Any) -> MemoryRecord | None:
+    """The record a memory holds, or None if the memory is not one of our records."""
+    scope = record_scope(getattr(memory, "scope", None))
+    metadata = getattr(memory, "metadata", None)
+    if scope is None or not is_record(memory):
+        return None
+    created = memory.create_time or memory.update_time
+    server_time = as_utc(created) if isinstance(created, datetime) else None
+    created_at = _time(_value(metadata, "created_at"), server_time or datetime.now().astimezone())
+    events_raw = _value(metadata, "source_events")
+    try:
+        event_ids = json.loads(events_raw) if isinstance(events_raw, str) else []
+    except ValueError:
+        event_ids = []
+    try:
+        status = Status(str(_value(metadata, STATUS)))
+    except ValueError:
+        status = Status.ACTIVE
+    try:
+        kind = Kind(str(_value(metadata, "kind") or Kind.EPISODIC.value))
+    except ValueError:
+        kind = Kind.EPISODIC
+    confidence = _value(metadata, "confidence")
+    polarity = _value(metadata, "polarity")
+    hits = _value(metadata, "hits")
+    return MemoryRecord(
+        id=record_id_of(memory),
+        scope=scope,
+        text=memory.fact or "",
+        subject=_value(metadata, "subject") or "",
+        predicate=_value(metadata, "predicate") or "",
+        object=_value(metadata, "object") or "",
+        polarity=True if polarity is None else bool(polarity),
+        confidence=0.9 if confidence is None else min(1.0, max(0.0, float(confidence))),
+        kind=kind,
+        author=_value(metadata, "author"),
+        valid_at=_time(_value(metadata, "valid_at"), created_at),
+        created_at=created_at,
+        status=status,
+        superseded_by=_value(metadata, "superseded_by"),
+        consolidated_into=_value(metadata, "consolidated_into"),
+        source=Source(
+            session_id=_value(metadata, "source_session"),
+            event_ids=[str(e) for e in event_ids] if isinstance(event_ids, list) else [],
+        ),
+        hits=int(hits or 0),
+        last_accessed_at=_value(metadata, "last_accessed_at"),
+    )
+
+
+def distance_to_cosine(distance: float | None, metric: str) -> float:
+    """Memory Bank's retrieval `distance` (smaller = closer) as a cosine similarity.
+
+    The service does not document its metric. With `cosine` (the default, and what the
+    emulator returns) `distance = 1 - cos`; with `euclidean` it is the L2 distance of unit
+    vectors, so `cos = 1 - d^2 / 2`. The result is clamped to [-1, 1].
+    """
+    if distance is None:
+        return 0.0
+    cos = 1.0 - distance * distance / 2.0 if metric == "euclidean" else 1.0 - distance
+    return max(-1.0, min(1.0, cos))

@@ -1,0 +1,77 @@
+"""Fixtures: the emulator on an ephemeral port and the real google-genai client pointed at it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from google import genai
+from google.genai import types
+
+from adk_memory.emulator import EmulatorServer
+from adk_memory.gemini_client import GeminiSettings, RetryPolicy
+
+#: Retries fast enough for tests, still exponential and bounded.
+FAST_RETRY = RetryPolicy(
+    max_attempts=4,
+    max_total_seconds=5.0,
+    initial_backoff=0.01,
+    max_backoff=0.05,
+    jitter=0.01,
+    call_timeout=5.0,
+)
+
+
+class Admin:
+    """The emulator's Gemini admin endpoints, over HTTP as a test client would use them."""
+
+    def __init__(self, base_url: str) -> None:
+        self.http = httpx.Client(base_url=base_url, timeout=10)
+
+    def script(self, *replies: dict[str, Any]) -> None:
+        self.http.post(
+            "/emulator/gemini/script", json={"replies": list(replies)}
+        ).raise_for_status()
+
+    def faults(self, **faults: Any) -> None:
+        self.http.post("/emulator/gemini/faults", json=faults).raise_for_status()
+
+    def stats(self) -> dict[str, Any]:
+        response = self.http.get("/emulator/gemini/stats")
+        response.raise_for_status()
+        stats: dict[str, Any] = response.json()
+        return stats
+
+    def requests(self) -> list[dict[str, Any]]:
+        response = self.http.get("/emulator/gemini/requests")
+        response.raise_for_status()
+        logged: list[dict[str, Any]] = response.json()
+        return logged
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[EmulatorServer]:
+    with EmulatorServer() as running:
+        yield running
+
+
+@pytest.fixture
+def admin(server: EmulatorServer) -> Iterator[Admin]:
+    api = Admin(server.base_url)
+    api.http.post("/emulator/gemini/reset").raise_for_status()
+    yield api
+    api.http.close()
+
+
+@pytest.fixture
+def client(server: EmulatorServer, admin: Admin) -> genai.Client:
+    return genai.Client(
+        api_key="test-key", http_options=types.HttpOptions(base_url=server.base_url)
+    )
+
+
+@pytest.fixture
+def settings() -> GeminiSettings:
+    return GeminiSettings(retry=FAST_RETRY)

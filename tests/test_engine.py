@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from adk_memory.engine import MemoryEngine
+from adk_memory.errors import InvalidInputError, NotFoundError
+from adk_memory.model import Decision, InputEvent, Scope, Status
+from tests.helpers import T0, FixedClock
+
+ALICE = Scope(app_name="app", user_id="alice")
+BOB = Scope(app_name="app", user_id="bob")
+
+
+async def _say(engine: MemoryEngine, clock: FixedClock, text: str, days: float = 1):
+    clock.advance(days)
+    return await engine.remember(ALICE, text)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I live in Berlin.", "I moved to Munich."),
+        ("I mostly write Java at work.", "We switched from Java to Go."),
+        ("I like my whiskey neat.", "I take my whiskey with a splash of water now."),
+        ("I work at Google.", "I quit my job at Google for Stripe."),
+        ("I like coffee in the morning.", "I don't like coffee anymore."),
+        ("My favorite color is blue.", "My favorite color is green."),
+        ("I work as a nurse.", "I work as a software engineer."),
+        ("I use Vim.", "I switched from Vim to VS Code."),
+    ],
+)
+async def test_classic_updates_replace(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str
+) -> None:
+    first = await _say(engine, clock, before)
+    second = await _say(engine, clock, after, days=30)
+    assert first.decision is Decision.ADD
+    assert second.decision is Decision.REPLACE
+    assert second.superseded == [first.id]
+    old = await engine.get(first.id)
+    assert old.status is Status.SUPERSEDED and old.superseded_by == second.id
+    ranked = await engine.recall(ALICE, before, top_k=10)
+    assert first.id not in {m.record.id for m in ranked}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I like coffee in the morning.", "I like tea in the afternoon."),
+        ("I'm allergic to peanuts.", "I'm allergic to cats."),
+        ("I speak German.", "I speak Spanish."),
+        ("I live in Berlin.", "I like my whiskey neat."),
+    ],
+)
+async def test_compatible_facts_are_both_kept(
+    engine: MemoryEngine, clock: FixedClock, first: str, second: str
+) -> None:
+    a = await _say(engine, clock, first)
+    b = await _say(engine, clock, second)
+    assert (a.decision, b.decision) == (Decision.ADD, Decision.ADD)
+    assert (await engine.get(a.id)).status is Status.ACTIVE
+
+
+async def test_restated_fact_is_noop_and_reinforces(engine: MemoryEngine, clock: FixedClock) -> None:
+    a = await _say(engine, clock, "I live in Berlin.")
+    b = await _say(engine, clock, "I'm living in Berlin.")
+    assert b.decision is Decision.NOOP and b.id == a.id
+    page = await engine.list(ALICE)
+    assert len(page.records) == 1
+    assert page.records[0].confidence > 0.9
+
+
+async def test_late_arriving_older_update_stays_history(engine: MemoryEngine) -> None:
+    current = await engine.remember(ALICE, "I live in Munich.", at=T0 + timedelta(days=100))
+    older = await engine.remember(ALICE, "I live in Berlin.", at=T0)
+    assert older.decision is Decision.ADD and older.superseded == []
+    assert (await engine.get(older.id)).status is Status.SUPERSEDED
+    assert (await engine.get(current.id)).status is Status.ACTIVE
+
+
+async def test_recall_ranks_with_breakdown_and_records_hits(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    await _say(engine, clock, "I live in Berlin.")
+    await _say(engine, clock, "I'm allergic to peanuts.")
+    await _say(engine, clock, "I play the cello in an orchestra.")
+    ranked = await engine.recall(ALICE, "Which instrument does the user play?", top_k=2)
+    assert "cello" in ranked[0].record.text
+    b = ranked[0].breakdown
+    assert b.score == pytest.approx(max(b.similarity, 0) * b.decay * b.confidence)
+    await engine.drain()
+    assert (await engine.get(ranked[0].record.id)).hits == 1
+
+
+async def test_now_is_injectable_for_replay(engine: MemoryEngine) -> None:
+    await engine.remember(ALICE, "I went to a jazz concert.", at=T0)
+    [early] = await engine.recall(ALICE, "jazz concert", top_k=1, now=T0)
+    [late] = await engine.recall(ALICE, "jazz concert", top_k=1, now=T0 + timedelta(days=365))
+    assert early.breakdown.decay == pytest.approx(1.0)
+    assert late.breakdown.decay == pytest.approx(0.5)
+
+
+async def test_ingest_is_idempotent_and_cites_events(engine: MemoryEngine) -> None:
+    events = [
+        InputEvent(id="e1", author="user", text="I live in Berlin and I love hiking.",
+                   timestamp=T0, session_id="s1"),
+        InputEvent(id="e2", author="user", text="I'm allergic to peanuts.", timestamp=T0,
+                   session_id="s1"),
+    ]
+    first = await engine.ingest(ALICE, events)
+    assert first.events_ingested == 2 and first.count(Decision.ADD) >= 2
+    again = await engine.ingest(ALICE, events)
+    assert again.events_ingested == 0 and again.events_skipped == 2 and again.outcomes == []
+    records = (await engine.list(ALICE)).records
+    assert {tuple(r.source.event_ids) for r in records} <= {("e1",), ("e2",)}
+    assert all(r.source.session_id == "s1" for r in records)
+
+
+async def test_update_within_one_batch(engine: MemoryEngine) -> None:
+    events = [
+        InputEvent(id="e1", author="user", text="I live in Berlin.", timestamp=T0),
+        InputEvent(id="e2", author="user", text="Actually I just moved to Hamburg.",
+                   timestamp=T0 + timedelta(minutes=5)),
+    ]
+    result = await engine.ingest(ALICE, events)
+    assert [o.decision for o in result.outcomes] == [Decision.ADD, Decision.REPLACE]
+    active = (await engine.list(ALICE, statuses=[Status.ACTIVE])).records
+    assert [r.object for r in active] == ["Hamburg"]
+
+
+async def test_history_shows_the_chain(engine: MemoryEngine, clock: FixedClock) -> None:
+    a = await _say(engine, clock, "I live in Berlin.")
+    b = await _say(engine, clock, "I moved to Munich.")
+    c = await _say(engine, clock, "I moved to Vienna.")
+    for memory_id in (a.id, b.id, c.id):
+        chain = await engine.history(memory_id)
+        assert [r.id for r in chain] == [a.id, b.id, c.id]
+
+
+async def test_forget_is_scoped(engine: MemoryEngine) -> None:
+    a = await engine.remember(ALICE, "My passport number is X123.")
+    with pytest.raises(NotFoundError):
+        await engine.forget(a.id, BOB)
+    await engine.forget(a.id, ALICE)
+    with pytest.raises(NotFoundError):
+        await engine.get(a.id)
+
+
+async def test_scopes_never_mix(engine: MemoryEngine) -> None:
+    await engine.remember(ALICE, "I live in Berlin.")
+    b = await engine.remember(BOB, "I moved to Munich.")
+    assert b.decision is Decision.ADD  # Alice's home is not Bob's to supersede
+    ranked = await engine.recall(BOB, "where does the user live", top_k=10)
+    assert {m.record.scope for m in ranked} == {BOB}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["", "   ", "x" * 20_001, "binary\x00data", "bell\x07"],
+)
+async def test_bad_text_is_refused_and_nothing_written(engine: MemoryEngine, bad: str) -> None:
+    with pytest.raises(InvalidInputError):
+        await engine.remember(ALICE, bad)
+    with pytest.raises(InvalidInputError):
+        await engine.ingest(
+            ALICE,
+            [
+                InputEvent(id="ok", author="user", text="I live in Rome.", timestamp=T0),
+                InputEvent(id="bad", author="user", text=bad or " ", timestamp=T0),
+            ],
+        )
+    assert (await engine.list(ALICE)).records == []
+
+
+@pytest.mark.parametrize("stamp", ["yesterday", "2026-13-45", "", True, None])
+def test_invalid_timestamps_are_refused(stamp: object) -> None:
+    with pytest.raises((InvalidInputError, ValueError)):
+        InputEvent(author="user", text="hi", timestamp=stamp)  # type: ignore[arg-type]
+
+
+async def test_bad_query_and_top_k(engine: MemoryEngine) -> None:
+    with pytest.raises(InvalidInputError):
+        await engine.recall(ALICE, "  ")
+    with pytest.raises(InvalidInputError):
+        await engine.recall(ALICE, "x", top_k=0)
