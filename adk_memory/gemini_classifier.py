@@ -161,7 +161,8 @@ class GeminiClassifier:
         settings: Model, retry policy and `classifier_min_similarity`; default: from env.
         fallback: Used when Gemini fails; default: `LocalClassifier()` (created on first use).
         min_similarity: Overrides `settings.classifier_min_similarity`: candidates below it
-            are not shown to the model, and a fact left without candidates is ADDed.
+            are not shown to the model unless they hold the fact's (subject, predicate) slot,
+            and a fact left without candidates is ADDed.
     """
 
     def __init__(
@@ -189,7 +190,7 @@ class GeminiClassifier:
         asked: list[int] = []
         shown: list[ReconcileItem] = []
         for index, item in enumerate(items):
-            close = [c for c in item.candidates if c.similarity >= self._floor]
+            close = [c for c in item.candidates if self._worth_asking(item.fact, c)]
             if close:
                 asked.append(index)
                 shown.append(ReconcileItem(fact=item.fact, candidates=close))
@@ -216,6 +217,16 @@ class GeminiClassifier:
         for index, verdict in zip(asked, answers, strict=True):
             verdicts[index] = verdict
         return ClassificationResult(verdicts=verdicts, usage=usage)
+
+    def _worth_asking(self, fact: Fact, candidate: Candidate) -> bool:
+        """Close enough in meaning, or the same slot: the engine adds same-slot records with
+        similarity 0 because an update may embed far from the value it replaces."""
+        record = candidate.record
+        same_slot = bool(fact.predicate) and (record.subject, record.predicate) == (
+            fact.subject,
+            fact.predicate,
+        )
+        return same_slot or candidate.similarity >= self._floor
 
     def _fallback_classifier(self) -> ContradictionClassifier:
         if self._fallback is None:

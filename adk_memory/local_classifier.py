@@ -20,7 +20,7 @@ from adk_memory.model import Decision, Fact, Kind, MemoryRecord, Verdict
 from adk_memory.reconcile import ClassificationResult, ReconcileItem
 from adk_memory.slots import is_single_valued
 
-#: Cosine above which two sentences say the same thing whatever their slots.
+#: Cosine above which two sentences with the same content words say the same thing.
 DUPLICATE_COSINE = 0.96
 
 
@@ -33,24 +33,32 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
     same_subject = fact.subject == record.subject
     new_obj, old_obj = normalize_value(fact.object), normalize_value(record.object)
     if not fact.predicate or fact.kind is Kind.EPISODIC or not record.predicate:
-        # Episodic memories have no slot: only an exact restatement is a duplicate.
-        if normalize_value(fact.text) == normalize_value(record.text) or (
-            similarity >= DUPLICATE_COSINE and same_subject
+        # Episodic memories have no slot: only a restatement with the same content words is
+        # a duplicate (embeddings barely separate "topic 1" from "topic 11").
+        if (
+            same_subject
+            and _words(fact.text) == _words(record.text)
+            and (similarity >= DUPLICATE_COSINE or fact.text.strip() == record.text.strip())
         ):
             return Decision.NOOP
         return None
     if not same_subject:
         return None
-    if fact.replaces and record.polarity and (
-        old_obj == fact.replaces or _words(fact.replaces) <= _words(record.object)
+    if (
+        fact.replaces
+        and record.polarity
+        and (old_obj == fact.replaces or _words(fact.replaces) <= _words(record.object))
     ):
         return Decision.REPLACE
     if fact.predicate != record.predicate:
         return None
     if new_obj == old_obj:
         return Decision.NOOP if fact.polarity == record.polarity else Decision.REPLACE
-    if not fact.polarity and record.polarity and new_obj and _words(fact.object) <= _words(
-        record.object
+    if (
+        not fact.polarity
+        and record.polarity
+        and new_obj
+        and _words(fact.object) <= _words(record.object)
     ):
         # "doesn't like coffee" negates "likes coffee in the morning" too.
         return Decision.REPLACE
@@ -80,7 +88,6 @@ class LocalClassifier:
 
     async def classify(self, items: Sequence[ReconcileItem]) -> ClassificationResult:
         verdicts = [
-            decide(item.fact, [(c.record, c.similarity) for c in item.candidates])
-            for item in items
+            decide(item.fact, [(c.record, c.similarity) for c in item.candidates]) for item in items
         ]
         return ClassificationResult(verdicts=verdicts, usage=Usage())

@@ -21,6 +21,8 @@ from adk_memory.slots import category_predicate, phrase_for
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
 # A new first-person clause: "..., and I ...", "... but we ...", "...; my ...".
 _CLAUSE = re.compile(r"\s*(?:;|,?\s+(?:and|but|so|while|although)\s+)(?=(?:i|we|my|our)\b)", re.I)
+# A short lead-in before a colon: "Big news: we migrated ...", "Update - I moved ...".
+_LEAD_IN = re.compile(r"^(?:[\w'!]+\s+){0,3}[\w'!]+\s*(?::|\s-)\s+(?=\S)")
 _HEDGE = re.compile(r"\b(i think|maybe|probably|perhaps|might|not sure|i guess)\b", re.I)
 _QUESTION = re.compile(r"\?\s*$")
 _FILLER = re.compile(
@@ -50,95 +52,162 @@ _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^my name is {obj}$", "name", True, Kind.PROFILE),
     (r"^(?:please )?call me {obj}$", "name", True, Kind.PROFILE),
+    # Only a capitalised name: "I'm Sam", not "I'm tired".
+    (r"^i(?:'m| am) (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", "name", True, Kind.PROFILE),
     (r"^i(?:'m| am) (?P<obj>\d{1,3}) years? old$", "age", True, Kind.PROFILE),
     (r"^i (?:just )?turned (?P<obj>\d{1,3})$", "age", True, Kind.PROFILE),
     (
         r"^i(?:'ve| have)? ?(?:just |recently |finally )?(?:moved|relocated) "
         r"(?:from (?P<old>[^.,;!?]+?) )?(?:to|into) {obj}$",
-        "lives_in", True, Kind.PROFILE,
+        "lives_in",
+        True,
+        Kind.PROFILE,
     ),
     (
         r"^i(?:'m| am)? ?(?:now |currently )?(?:live|living|reside|residing|based|staying) "
         r"(?:in|at) {obj}$",
-        "lives_in", True, Kind.PROFILE,
+        "lives_in",
+        True,
+        Kind.PROFILE,
     ),
     (r"^i (?:don'?t|do not|no longer) live in {obj}$", "lives_in", False, Kind.PROFILE),
     (r"^my (?:home|house|apartment|flat) is in {obj}$", "lives_in", True, Kind.PROFILE),
     (
         r"^i(?:'ve| have)? ?(?:just |recently )?(?:quit|left) (?:my job at |my role at |)"
         r"(?P<old>[^.,;!?]+?) (?:for|to join) (?:a (?:new )?(?:job|role|position) at )?{obj}$",
-        "works_at", True, Kind.PROFILE,
+        "works_at",
+        True,
+        Kind.PROFILE,
     ),
     (
         r"^i(?:'m| am)? ?(?:now |currently |just )?(?:work|working|employed|started working) "
         r"(?:at|for) {obj}$",
-        "works_at", True, Kind.PROFILE,
+        "works_at",
+        True,
+        Kind.PROFILE,
     ),
     (
         r"^i(?:'ve| have)? ?(?:just |recently )?(?:joined|started (?:a (?:new )?job|working) at) "
         r"{obj}$",
-        "works_at", True, Kind.PROFILE,
+        "works_at",
+        True,
+        Kind.PROFILE,
     ),
     (r"^i (?:no longer|don'?t) work (?:at|for) {obj}$", "works_at", False, Kind.PROFILE),
-    (r"^i(?:'ve| have)? (?:quit|left) (?:my job at |my role at )?{obj}$", "works_at", False,
-     Kind.PROFILE),
+    (
+        r"^i(?:'ve| have)? (?:quit|left) (?:my job at |my role at )?{obj}$",
+        "works_at",
+        False,
+        Kind.PROFILE,
+    ),
     (r"^i (?:work|am working) as (?:an? )?{obj}$", "job_title", True, Kind.PROFILE),
-    (r"^my (?:job|role|position|title|occupation) is (?:an? )?{obj}$", "job_title", True,
-     Kind.PROFILE),
-    (r"^i(?:'m| am) (?:now )?an? (?P<obj>[\w -]*?(?:engineer|developer|designer|manager|"
-     r"teacher|nurse|doctor|student|scientist|analyst|consultant|architect|researcher|writer|"
-     r"lawyer|accountant|programmer|artist|chef|counselor|counsellor))$",
-     "job_title", True, Kind.PROFILE),
+    (
+        r"^my (?:job|role|position|title|occupation) is (?:an? )?{obj}$",
+        "job_title",
+        True,
+        Kind.PROFILE,
+    ),
+    (
+        r"^i(?:'m| am) (?:now )?an? (?P<obj>[\w -]*?(?:engineer|developer|designer|manager|"
+        r"teacher|nurse|doctor|student|scientist|analyst|consultant|architect|researcher|writer|"
+        r"lawyer|accountant|programmer|artist|chef|counselor|counsellor))$",
+        "job_title",
+        True,
+        Kind.PROFILE,
+    ),
     (
         r"^(?:i|we)(?:'ve| have)? ?(?:just |recently |finally |fully )?(?:switched|migrated|"
         r"moved|changed|transitioned|went) (?:over )?(?:everything )?from (?P<old>[^.,;!?]+?) "
         r"(?:to|over to) {obj}$",
-        "uses", True, Kind.PREFERENCE,
+        "uses",
+        True,
+        Kind.PREFERENCE,
     ),
     (
         r"^i(?:'ve| have)? ?(?:quit|dropped|ditched|gave up|stopped using) (?P<old>[^.,;!?]+?) "
         r"(?:for|in favou?r of) {obj}$",
-        "uses", True, Kind.PREFERENCE,
+        "uses",
+        True,
+        Kind.PREFERENCE,
     ),
     (r"^i(?:'ve| have)? replaced (?P<old>[^.,;!?]+?) with {obj}$", "uses", True, Kind.PREFERENCE),
     (
         r"^i (?:mostly |mainly |primarily |usually )?(?:write|code|program|develop) "
         r"(?:mostly |mainly |primarily )?(?:in )?{obj}$",
-        "primary_language", True, Kind.PREFERENCE,
+        "primary_language",
+        True,
+        Kind.PREFERENCE,
     ),
     (
         r"^my (?:main |primary |favou?rite )?(?:programming )?language is {obj}$",
-        "primary_language", True, Kind.PREFERENCE,
+        "primary_language",
+        True,
+        Kind.PREFERENCE,
     ),
     (
         r"^i (?:like|prefer|take|drink|have|want|enjoy|order) my (?P<item>[a-z][\w -]*?) "
         r"(?P<obj>(?:neat|straight|black|white|strong|weak|hot|cold|iced|rare|medium|well[- ]done"
         r"|on the rocks|with [^.,;!?]+|without [^.,;!?]+|[a-z]+ly|[^.,;!?]+))$",
-        "prefers", True, Kind.PREFERENCE,
+        "prefers",
+        True,
+        Kind.PREFERENCE,
     ),
     (r"^my favou?rite (?P<item>[a-z][\w -]*?) is {obj}$", "favorite", True, Kind.PREFERENCE),
-    (r"^i(?:'m| am) (?:severely |very |mildly )?allergic to {obj}$", "allergic_to", True,
-     Kind.PROFILE),
+    (
+        r"^i(?:'m| am) (?:severely |very |mildly )?allergic to {obj}$",
+        "allergic_to",
+        True,
+        Kind.PROFILE,
+    ),
     (r"^i(?:'m| am) (?:not|no longer) allergic to {obj}$", "allergic_to", False, Kind.PROFILE),
-    (r"^i(?:'m| am) (?:now )?(?:a )?(?P<obj>vegetarian|vegan|pescatarian|keto|gluten[- ]free)$",
-     "diet", True, Kind.PROFILE),
-    (r"^i(?:'m| am) (?:now )?(?P<obj>married|single|engaged|divorced|widowed|in a relationship)$",
-     "relationship_status", True, Kind.PROFILE),
+    (
+        r"^i(?:'m| am) (?:now )?(?:a )?"
+        r"(?P<obj>vegetarian|vegan|pescatarian|keto|gluten[- ]free)$",
+        "diet",
+        True,
+        Kind.PROFILE,
+    ),
+    (
+        r"^i(?:'m| am) (?:now )?"
+        r"(?P<obj>married|single|engaged|divorced|widowed|in a relationship)$",
+        "relationship_status",
+        True,
+        Kind.PROFILE,
+    ),
     (r"^i (?:speak|am fluent in) {obj}$", "speaks", True, Kind.PROFILE),
     (r"^i(?:'m| am) (?:currently |now )?learning {obj}$", "learning", True, Kind.PREFERENCE),
-    (r"^i (?:have|own) an? (?P<obj>(?:dog|cat|parrot|rabbit|hamster|horse|fish|puppy|kitten)"
-     r"[^.,;!?]*)$", "has_pet", True, Kind.PROFILE),
-    (r"^i(?:'m| am) (?:a (?:big |huge )?fan of|into|obsessed with|passionate about) {obj}$",
-     "likes", True, Kind.PREFERENCE),
-    (r"^i (?:really |absolutely |also |still )?(?:like|love|enjoy|adore|prefer) {obj}$", "likes",
-     True, Kind.PREFERENCE),
+    (
+        r"^i (?:have|own) an? (?P<obj>(?:dog|cat|parrot|rabbit|hamster|horse|fish|puppy|kitten)"
+        r"[^.,;!?]*)$",
+        "has_pet",
+        True,
+        Kind.PROFILE,
+    ),
+    (
+        r"^i(?:'m| am) (?:a (?:big |huge )?fan of|into|obsessed with|passionate about) {obj}$",
+        "likes",
+        True,
+        Kind.PREFERENCE,
+    ),
+    (
+        r"^i (?:really |absolutely |also |still )?(?:like|love|enjoy|adore|prefer) {obj}$",
+        "likes",
+        True,
+        Kind.PREFERENCE,
+    ),
     (
         r"^i (?:really |absolutely |also |still |now |kind of )?(?:" + _NEG_ADV + " "
         r"(?:really )?(?:like|love|enjoy|want|drink|eat)|hate|dislike|can'?t stand|detest) {obj}$",
-        "likes", False, Kind.PREFERENCE,
+        "likes",
+        False,
+        Kind.PREFERENCE,
     ),
-    (r"^i (?:prefer|like) (?P<obj>[^.,;!?]+?) (?:over|to|more than) (?P<old>[^.,;!?]+?)$",
-     "likes", True, Kind.PREFERENCE),
+    (
+        r"^i (?:prefer|like) (?P<obj>[^.,;!?]+?) (?:over|to|more than) (?P<old>[^.,;!?]+?)$",
+        "likes",
+        True,
+        Kind.PREFERENCE,
+    ),
     (r"^i (?:mostly |mainly |usually )?use {obj}$", "uses", True, Kind.PREFERENCE),
     (r"^i (?:" + _NEG_ADV + r") (?:use|using) {obj}$", "uses", False, Kind.PREFERENCE),
 ]
@@ -210,7 +279,8 @@ def match_slot(sentence: str) -> SlotMatch | None:
     """The slot a first-person sentence states, if it states one."""
     if _QUESTION.search(sentence):
         return None
-    core = _FILLER.sub("", sentence.strip()).strip()
+    core = _LEAD_IN.sub("", sentence.strip())
+    core = _FILLER.sub("", core).strip()
     core = re.sub(r"^(?:i think|i guess|maybe|probably|honestly),?\s+", "", core, flags=re.I)
     core = _ADVERB.sub("i ", core)
     core = _TRAILING.sub("", core)
@@ -327,7 +397,7 @@ class LocalExtractor:
             and _QUESTION.search(previous.text.strip())
         ):
             question = split_sentences(previous.text)[-1]
-            body = f"{speaker} (asked \"{question}\"): {text}"
+            body = f'{speaker} (asked "{question}"): {text}'
             source = Source(session_id=event.session_id, event_ids=[previous.id, event.id])
         hedged = bool(_HEDGE.search(text))
         return Fact(

@@ -81,6 +81,8 @@ def rerank(
     hits: Sequence[SearchHit], *, now: datetime, k: int, config: ScoringConfig
 ) -> list[ScoredMemory]:
     """Scores every candidate and returns the best `k`, best first (ties: newer first, then id)."""
-    scored = [ScoredMemory(record=h.record, breakdown=score_hit(h, now=now, config=config)) for h in hits]
+    scored = [
+        ScoredMemory(record=h.record, breakdown=score_hit(h, now=now, config=config)) for h in hits
+    ]
     scored.sort(key=lambda s: (-s.breakdown.score, -s.record.valid_at.timestamp(), s.record.id))
     return scored[:k]

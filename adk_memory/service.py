@@ -158,8 +158,9 @@ class AdkMemoryService(BaseMemoryService):
                 timeout=self.search_timeout_s,
             )
         except TimeoutError:
-            logger.warning("memory search exceeded %.1fs; answering without memories",
-                           self.search_timeout_s)
+            logger.warning(
+                "memory search exceeded %.1fs; answering without memories", self.search_timeout_s
+            )
             return SearchMemoryResponse(memories=[])
         except Exception:
             logger.warning("memory search failed; answering without memories", exc_info=True)

@@ -44,10 +44,14 @@ def parse_store_uri(uri: str) -> StoreUri:
     parts = urlsplit(uri)
     scheme = parts.scheme.lower()
     if not scheme.startswith(SCHEME_PREFIX):
-        raise ConfigError(f"unsupported scheme {parts.scheme!r}; known: {', '.join(known_schemes())}")
+        raise ConfigError(
+            f"unsupported scheme {parts.scheme!r}; known: {', '.join(known_schemes())}"
+        )
     backend = scheme[len(SCHEME_PREFIX) :]
     if backend not in _OPENERS:
-        raise ConfigError(f"unsupported scheme {parts.scheme!r}; known: {', '.join(known_schemes())}")
+        raise ConfigError(
+            f"unsupported scheme {parts.scheme!r}; known: {', '.join(known_schemes())}"
+        )
     params = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
     if backend == "sqlite":
         location = _sqlite_path(uri, parts.netloc, parts.path)

@@ -63,7 +63,9 @@ async def test_compatible_facts_are_both_kept(
     assert (await engine.get(a.id)).status is Status.ACTIVE
 
 
-async def test_restated_fact_is_noop_and_reinforces(engine: MemoryEngine, clock: FixedClock) -> None:
+async def test_restated_fact_is_noop_and_reinforces(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
     a = await _say(engine, clock, "I live in Berlin.")
     b = await _say(engine, clock, "I'm living in Berlin.")
     assert b.decision is Decision.NOOP and b.id == a.id
@@ -104,10 +106,16 @@ async def test_now_is_injectable_for_replay(engine: MemoryEngine) -> None:
 
 async def test_ingest_is_idempotent_and_cites_events(engine: MemoryEngine) -> None:
     events = [
-        InputEvent(id="e1", author="user", text="I live in Berlin and I love hiking.",
-                   timestamp=T0, session_id="s1"),
-        InputEvent(id="e2", author="user", text="I'm allergic to peanuts.", timestamp=T0,
-                   session_id="s1"),
+        InputEvent(
+            id="e1",
+            author="user",
+            text="I live in Berlin and I love hiking.",
+            timestamp=T0,
+            session_id="s1",
+        ),
+        InputEvent(
+            id="e2", author="user", text="I'm allergic to peanuts.", timestamp=T0, session_id="s1"
+        ),
     ]
     first = await engine.ingest(ALICE, events)
     assert first.events_ingested == 2 and first.count(Decision.ADD) >= 2
@@ -121,8 +129,12 @@ async def test_ingest_is_idempotent_and_cites_events(engine: MemoryEngine) -> No
 async def test_update_within_one_batch(engine: MemoryEngine) -> None:
     events = [
         InputEvent(id="e1", author="user", text="I live in Berlin.", timestamp=T0),
-        InputEvent(id="e2", author="user", text="Actually I just moved to Hamburg.",
-                   timestamp=T0 + timedelta(minutes=5)),
+        InputEvent(
+            id="e2",
+            author="user",
+            text="Actually I just moved to Hamburg.",
+            timestamp=T0 + timedelta(minutes=5),
+        ),
     ]
     result = await engine.ingest(ALICE, events)
     assert [o.decision for o in result.outcomes] == [Decision.ADD, Decision.REPLACE]

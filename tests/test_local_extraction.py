@@ -17,8 +17,12 @@ from tests.helpers import T0
         ("We migrated everything from Java to Go.", "primary_language", "Go", True),
         ("I mostly write Java at work.", "primary_language", "Java", True),
         ("I like my whiskey neat.", "prefers:whiskey", "neat", True),
-        ("Actually, I now take my whiskey with a splash of water.", "prefers:whiskey",
-         "with a splash of water", True),
+        (
+            "Actually, I now take my whiskey with a splash of water.",
+            "prefers:whiskey",
+            "with a splash of water",
+            True,
+        ),
         ("I'm allergic to peanuts.", "allergic_to", "peanuts", True),
         ("I don't like coffee anymore.", "likes", "coffee", False),
         ("I quit my job at Google for Stripe.", "works_at", "Stripe", True),
@@ -45,12 +49,23 @@ def test_non_slot_sentences(sentence: str) -> None:
 
 async def test_every_human_sentence_is_kept_and_agent_turns_are_context() -> None:
     events = [
-        InputEvent(id="e1", author="user", text="I live in Berlin. I went hiking yesterday.",
-                   timestamp=T0, session_id="s"),
-        InputEvent(id="e2", author="memory_agent", text="Lovely! Where did you go?",
-                   timestamp=T0, session_id="s"),
-        InputEvent(id="e3", author="user", text="The Harz mountains.", timestamp=T0,
-                   session_id="s"),
+        InputEvent(
+            id="e1",
+            author="user",
+            text="I live in Berlin. I went hiking yesterday.",
+            timestamp=T0,
+            session_id="s",
+        ),
+        InputEvent(
+            id="e2",
+            author="memory_agent",
+            text="Lovely! Where did you go?",
+            timestamp=T0,
+            session_id="s",
+        ),
+        InputEvent(
+            id="e3", author="user", text="The Harz mountains.", timestamp=T0, session_id="s"
+        ),
     ]
     facts = (await LocalExtractor().extract(events)).facts
     texts = [f.text for f in facts]

@@ -57,8 +57,13 @@ def test_lexical_relevance_lifts_exact_term_matches() -> None:
     b = make_record(SCOPE, "b")
     config = ScoringConfig(half_life_days=None, lexical_weight=0.5)
     ranked = rerank(
-        [SearchHit(record=a, cosine=0.6, lexical=0.0), SearchHit(record=b, cosine=0.5, lexical=1.0)],
-        now=T0, k=2, config=config,
+        [
+            SearchHit(record=a, cosine=0.6, lexical=0.0),
+            SearchHit(record=b, cosine=0.5, lexical=1.0),
+        ],
+        now=T0,
+        k=2,
+        config=config,
     )
     assert ranked[0].record.text == "b"
 

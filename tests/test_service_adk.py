@@ -49,7 +49,9 @@ class RecallingLlm(BaseLlm):
         if marker in text.lower():
             topic = text.lower().split(marker, 1)[1].strip(" ?")
             call = types.FunctionCall(name="load_memory", args={"query": topic})
-            yield LlmResponse(content=types.Content(role="model", parts=[types.Part(function_call=call)]))
+            yield LlmResponse(
+                content=types.Content(role="model", parts=[types.Part(function_call=call)])
+            )
             return
         yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text="Noted.")]))
 

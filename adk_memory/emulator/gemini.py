@@ -85,7 +85,7 @@ class GeminiFaults(BaseModel):
     latency_ms: float = Field(default=0.0, ge=0)
     #: The next calls fail with these statuses, one per call, in order (e.g. [429, 503]).
     fail_statuses: list[int] = Field(default_factory=list)
-    #: The next N generateContent replies are cut-off JSON.
+    #: The next N computed (not scripted) generateContent replies are cut-off JSON.
     malformed: int = Field(default=0, ge=0)
     #: Which calls `latency_ms` and `fail_statuses` apply to.
     methods: list[Method] = Field(default_factory=lambda: list(_ALL_METHODS))

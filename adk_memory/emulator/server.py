@@ -18,6 +18,18 @@ from adk_memory.emulator.app import EmulatorState, create_app
 from adk_memory.emulator.faults import FaultConfig, FaultInjector
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket whose connections send small responses without delay."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # Accepted sockets inherit this: without it every small response waits ~40 ms on Nagle's
+    # algorithm meeting the client's delayed ACK, which would dwarf injected latencies.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    return sock
+
+
 def run(
     host: str = "127.0.0.1",
     port: int = 8765,
@@ -30,7 +42,12 @@ def run(
     state = state or EmulatorState(
         faults=FaultInjector(faults), data_path=Path(data_path) if data_path else None
     )
-    uvicorn.run(create_app(state), host=host, port=port, log_level="warning")
+    sock = bind(host, port)
+    config = uvicorn.Config(create_app(state), log_level="warning", access_log=False)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
 
 
 class EmulatorServer:
@@ -78,9 +95,7 @@ class EmulatorServer:
 
     def start(self) -> EmulatorServer:
         # Bind here, not in uvicorn, so the port is known before the thread starts.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self._host, self._port))
+        sock = bind(self._host, self._port)
         self._socket = sock
         config = uvicorn.Config(
             create_app(self.state), log_level="warning", lifespan="on", access_log=False

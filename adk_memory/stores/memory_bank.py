@@ -291,6 +291,8 @@ class MemoryBankStore:
             missing_ok: Raise `_NotFound` on 404 instead of a `ConfigError`.
             conflict: Run instead when the call answers 409 (already exists).
         """
+        # Build the client (a heavy first import) before any attempt's timeout starts.
+        self._client()
         retrying = tenacity.AsyncRetrying(
             stop=(
                 tenacity.stop_after_attempt(self._retry_attempts)
@@ -411,7 +413,10 @@ class MemoryBankStore:
             if existing is not None and (existing.scope or {}) != scope:
                 await self._delete_memory(memory_id)
                 await self._create(
-                    memory_id, fact=record.text, scope=scope, metadata=metadata,
+                    memory_id,
+                    fact=record.text,
+                    scope=scope,
+                    metadata=metadata,
                     on_conflict=overwrite,
                 )
                 return
@@ -486,9 +491,7 @@ class MemoryBankStore:
                 out[old_id] = (new_id, memory)
         return out
 
-    def _overlay(
-        self, record: MemoryRecord, pending: dict[str, tuple[str, Any]]
-    ) -> MemoryRecord:
+    def _overlay(self, record: MemoryRecord, pending: dict[str, tuple[str, Any]]) -> MemoryRecord:
         if record.status is Status.ACTIVE and record.id in pending:
             return record.model_copy(
                 update={"status": Status.SUPERSEDED, "superseded_by": pending[record.id][0]}
@@ -505,7 +508,8 @@ class MemoryBankStore:
                 record = codec.decode_record(memory)
                 if record is not None:
                     await self._patch(
-                        codec.memory_id_for(new_id), fact=None,
+                        codec.memory_id_for(new_id),
+                        fact=None,
                         metadata=codec.encode_metadata(record),
                     )
         except AdkMemoryError as exc:
@@ -872,10 +876,12 @@ class MemoryBankStore:
         return [i[2:] if i.startswith("r-") else i for i in _generated_ids(op)]
 
 
-def _is_agent(author: str) -> bool:
-    from adk_memory.extraction import AGENT_AUTHORS_HINT
+#: Event authors sent to Memory Bank as the model's turns; anyone else speaks as the user.
+_AGENT_AUTHORS = frozenset({"model", "agent", "assistant", "system", "tool"})
 
-    return author.lower() in AGENT_AUTHORS_HINT
+
+def _is_agent(author: str) -> bool:
+    return author.lower() in _AGENT_AUTHORS
 
 
 def _generated_ids(op: Any) -> list[str]:

@@ -10,6 +10,7 @@ since it last looked, so writes by other processes sharing the file are seen too
 from __future__ import annotations
 
 import asyncio
+import builtins
 import json
 import re
 import sqlite3
@@ -38,10 +39,14 @@ _COLUMNS = (
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words that carry no topic: matching them lexically only adds noise to the candidates.
 _STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does doing for from had has have how
-    i if in into is it its me my of on or our she he her him his so that the their them they this
-    to was we were what when where which who whom why will with would you your yours about after
-    before did does any some than then there these those too very just also not no yes""".split()
+    (
+        "a an and are as at be been but by can could did do does doing for from had has have how i "
+        "if in into is it its me my of on or our she he her him his so that the their them they "
+        "this to was we were what when where which who whom why will with would you your yours "
+        "about after before did does any some than then there these those too very just also not "
+        "no "
+        "yes"
+    ).split()
 )
 
 
@@ -51,6 +56,10 @@ def _ts(value: datetime | None) -> float | None:
 
 def _dt(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, UTC)
+
+
+def _dt_required(value: float) -> datetime:
+    return datetime.fromtimestamp(value, UTC)
 
 
 def _fts_query(text: str) -> str | None:
@@ -86,7 +95,9 @@ class SqliteStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             conn = sqlite3.connect(
-                self.path, timeout=self._busy_timeout_s, isolation_level=None,
+                self.path,
+                timeout=self._busy_timeout_s,
+                isolation_level=None,
                 check_same_thread=True,
             )
             conn.execute("PRAGMA journal_mode=WAL")
@@ -156,10 +167,25 @@ class SqliteStore:
         seq = self._next_seq(conn)
         for r in records:
             params = (
-                r.id, r.scope.app_name, r.scope.user_id, r.text, r.subject, r.predicate, r.object,
-                int(r.polarity), r.confidence, r.kind.value, r.author, _ts(r.valid_at),
-                _ts(r.created_at), r.status.value, r.superseded_by, r.consolidated_into,
-                r.source.session_id, json.dumps(r.source.event_ids), r.hits,
+                r.id,
+                r.scope.app_name,
+                r.scope.user_id,
+                r.text,
+                r.subject,
+                r.predicate,
+                r.object,
+                int(r.polarity),
+                r.confidence,
+                r.kind.value,
+                r.author,
+                _ts(r.valid_at),
+                _ts(r.created_at),
+                r.status.value,
+                r.superseded_by,
+                r.consolidated_into,
+                r.source.session_id,
+                json.dumps(r.source.event_ids),
+                r.hits,
                 _ts(r.last_accessed_at),
                 None if r.embedding is None else np.asarray(r.embedding, np.float32).tobytes(),
                 seq,
@@ -197,7 +223,11 @@ class SqliteStore:
         def body(conn: sqlite3.Connection) -> list[str]:
             self._write_records(conn, [new])
             return self._set_status_rows(
-                conn, new.scope, superseded_ids, Status.SUPERSEDED, only_from=Status.ACTIVE,
+                conn,
+                new.scope,
+                superseded_ids,
+                Status.SUPERSEDED,
+                only_from=Status.ACTIVE,
                 superseded_by=new.id,
             )
 
@@ -328,8 +358,8 @@ class SqliteStore:
             confidence=row[9],
             kind=Kind(row[10]),
             author=row[11],
-            valid_at=_dt(row[12]),
-            created_at=_dt(row[13]),
+            valid_at=_dt_required(row[12]),
+            created_at=_dt_required(row[13]),
             status=Status(row[14]),
             superseded_by=row[15],
             consolidated_into=row[16],
@@ -393,8 +423,8 @@ class SqliteStore:
 
         return await self._run(body)
 
-    async def scopes(self) -> list[Scope]:
-        def body() -> list[Scope]:
+    async def scopes(self) -> builtins.list[Scope]:
+        def body() -> builtins.list[Scope]:
             rows = self._db.execute(
                 "SELECT DISTINCT app_name, user_id FROM memories ORDER BY app_name, user_id"
             )
@@ -438,13 +468,13 @@ class SqliteStore:
         query: str | None = None,
         k: int,
         statuses: Sequence[Status] = (Status.ACTIVE,),
-    ) -> list[SearchHit]:
+    ) -> builtins.list[SearchHit]:
         if k <= 0:
             return []
         k = min(k, self.max_search_k)
         query_vector = np.asarray(vector, dtype=np.float32).reshape(-1)
 
-        def body() -> list[SearchHit]:
+        def body() -> builtins.list[SearchHit]:
             index = self._sync_index(scope)
             if index is None:
                 return []
@@ -516,7 +546,9 @@ class SqliteStore:
 
     async def integrity_check(self) -> str:
         """`PRAGMA integrity_check` result ('ok' when the file is sound)."""
-        return await self._run(lambda: str(self._db.execute("PRAGMA integrity_check").fetchone()[0]))
+        return await self._run(
+            lambda: str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        )
 
     async def close(self) -> None:
         if self._closed:

@@ -53,9 +53,7 @@ async def test_search_filters_statuses(store: MemoryStore) -> None:
     q = "where does the user live"
     ids = {h.record.id for h in await store.search(ALICE, vector=vector(q), query=q, k=10)}
     assert ids == {active.id}
-    every = await store.search(
-        ALICE, vector=vector(q), query=q, k=10, statuses=list(Status)
-    )
+    every = await store.search(ALICE, vector=vector(q), query=q, k=10, statuses=list(Status))
     assert {h.record.id for h in every} == {active.id, old.id, archived.id}
 
 

@@ -217,3 +217,16 @@ async def test_retries_429_then_succeeds(
     result = await GeminiClassifier(client, settings=settings).classify([munich])
     assert result.verdicts[0].decision is Decision.REPLACE
     assert admin.stats()["generate_requests"] == 3
+
+
+async def test_same_slot_candidates_are_sent_whatever_their_similarity(
+    client: genai.Client, settings: GeminiSettings, admin: Admin
+) -> None:
+    go = new_fact("primary_language", "Go", "User mainly programs in Go.", replaces="java")
+    result = await GeminiClassifier(client, settings=settings).classify([item(go, (JAVA, 0.0))])
+
+    assert (result.verdicts[0].decision, result.verdicts[0].target_ids) == (
+        Decision.REPLACE,
+        ["rec-java"],
+    )
+    assert admin.stats()["calls_by_task"] == {"classify_facts": 1}

@@ -9,10 +9,12 @@ import pytest
 from google import genai
 
 from adk_memory.extraction import FactExtractor
+from adk_memory.gemini_classifier import GeminiClassifier
 from adk_memory.gemini_client import GeminiSettings, RetryPolicy
 from adk_memory.gemini_extraction import GeminiExtractor
 from adk_memory.local_extraction import LocalExtractor
-from adk_memory.model import InputEvent
+from adk_memory.model import Decision, InputEvent, Kind, MemoryRecord, Scope
+from adk_memory.reconcile import Candidate, ReconcileItem
 
 from .conftest import Admin
 
@@ -177,6 +179,30 @@ async def test_one_call_for_a_twenty_turn_batch(
     assert result.usage.calls == 1
     assert result.usage.tokens == stats["total_tokens"]
     assert {"lives_in", "job_title", "allergic_to", "speaks"} <= {f.predicate for f in result.facts}
+
+    # Classifying the whole batch against the store takes at most one more call.
+    berlin = MemoryRecord(
+        id="rec-berlin",
+        scope=Scope(app_name="app", user_id="u1"),
+        text="User lives in Hamburg.",
+        subject="user",
+        predicate="lives_in",
+        object="Hamburg",
+        kind=Kind.PROFILE,
+        valid_at=T0 - timedelta(days=90),
+        created_at=T0 - timedelta(days=90),
+    )
+    items = [
+        ReconcileItem(fact=f, candidates=[Candidate(record=berlin, similarity=0.5)])
+        for f in result.facts
+    ]
+    classified = await GeminiClassifier(client, settings=settings).classify(items)
+    assert classified.usage.calls == 1
+    assert admin.stats()["generate_calls"] == 2
+    decisions = {
+        f.predicate: v.decision for f, v in zip(result.facts, classified.verdicts, strict=True)
+    }
+    assert decisions["lives_in"] is Decision.REPLACE
 
 
 async def test_malformed_once_is_retried_with_the_error(

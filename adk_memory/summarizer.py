@@ -1,0 +1,167 @@
+"""The `Summarizer` seam: a cluster of related facts → one higher-level sentence.
+
+`LocalSummarizer` is deterministic and offline: it keeps the cluster's most central distinct
+statements, within a length bound. `GeminiSummarizer` asks Gemini for a summary through the
+shared structured-output plumbing and falls back to the local summary when Gemini fails.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from google.genai import Client
+from pydantic import BaseModel
+
+from adk_memory.gemini_client import (
+    GeminiCallError,
+    GeminiSettings,
+    build_client,
+    generate_json,
+    payload_prompt,
+)
+from adk_memory.local_extraction import normalize_value
+from adk_memory.model import Kind, MemoryRecord
+from adk_memory.slots import phrase_for
+
+logger = logging.getLogger(__name__)
+
+#: Default bound on a summary's length, in characters: long enough for several statements,
+#: short enough to embed well and to read at a glance.
+SUMMARY_MAX_CHARS = 400
+SUMMARIZE_TASK = "summarize_memories"
+
+
+@runtime_checkable
+class Summarizer(Protocol):
+    """Writes one summary sentence for a cluster of facts about one subject."""
+
+    async def summarize(self, subject: str, records: Sequence[MemoryRecord]) -> str:
+        """Summarises `records`, given most central first. Returns non-empty text."""
+        ...
+
+
+def subject_label(subject: str) -> str:
+    """How a summary names its subject: "user" → "User", "caroline" → "Caroline"."""
+    return subject.strip().title() or "User"
+
+
+def _statement(record: MemoryRecord) -> list[str]:
+    """The statements a record contributes: a slot as its phrase, a summary as its parts."""
+    if record.kind is Kind.SUMMARY:
+        _, _, body = record.text.partition(": ")
+        return [p.strip() for p in (body or record.text).rstrip(".").split("; ") if p.strip()]
+    if record.kind is not Kind.EPISODIC and record.predicate and record.object:
+        return [f"{phrase_for(record.predicate, record.polarity)} {record.object}"]
+    return [record.text.strip().rstrip(".!")]
+
+
+class LocalSummarizer:
+    """Deterministic summaries: "<Subject>: <statement>; <statement>; …".
+
+    Statements are taken most central first, duplicates dropped, until `max_chars`; the
+    first statement is always kept (cut with an ellipsis if it alone is too long).
+    """
+
+    def __init__(self, max_chars: int = SUMMARY_MAX_CHARS) -> None:
+        if max_chars < 40:
+            raise ValueError("max_chars must be at least 40")
+        self.max_chars = max_chars
+
+    async def summarize(self, subject: str, records: Sequence[MemoryRecord]) -> str:
+        return self.summarize_sync(subject, records)
+
+    def summarize_sync(self, subject: str, records: Sequence[MemoryRecord]) -> str:
+        label = f"{subject_label(subject)}: "
+        budget = self.max_chars - len(label) - 1
+        seen: set[str] = set()
+        chosen: list[str] = []
+        used = 0
+        for record in records:
+            for statement in _statement(record):
+                key = normalize_value(statement)
+                if not key or key in seen:
+                    continue
+                cost = len(statement) + (2 if chosen else 0)
+                if not chosen and cost > budget:
+                    statement = statement[: budget - 1].rstrip() + "…"
+                    cost = len(statement)
+                if used + cost > budget:
+                    continue
+                seen.add(key)
+                chosen.append(statement)
+                used += cost
+        return label + "; ".join(chosen) + "."
+
+
+class SummaryReply(BaseModel):
+    """Gemini's structured reply."""
+
+    text: str
+
+
+_SYSTEM_INSTRUCTION = """\
+You maintain the long-term memory of an assistant. You receive related facts about one person,
+most central first, and write ONE summary that keeps every durable detail a later conversation
+could need: names, places, dates, numbers, preferences. Write in the third person, start with
+the person's name followed by a colon, do not invent anything, and stay within `max_chars`
+characters. Facts never contradict each other here; keep each one.
+"""
+
+
+class GeminiSummarizer:
+    """Summaries written by Gemini (structured output), with the local summary as fallback.
+
+    Args:
+        client: A google-genai client (default: built from the environment on first use).
+        settings: Model and retry settings (default: from `ADK_MEMORY_GEMINI_*`).
+        max_chars: Bound on the summary length; longer replies are retried, then cut.
+    """
+
+    def __init__(
+        self,
+        client: Client | None = None,
+        *,
+        settings: GeminiSettings | None = None,
+        max_chars: int = SUMMARY_MAX_CHARS,
+    ) -> None:
+        self._client = client
+        self.settings = settings or GeminiSettings.from_env()
+        self.max_chars = max_chars
+        self._fallback = LocalSummarizer(max_chars)
+
+    @property
+    def client(self) -> Client:
+        if self._client is None:
+            self._client = build_client()
+        return self._client
+
+    async def summarize(self, subject: str, records: Sequence[MemoryRecord]) -> str:
+        payload = {
+            "task": SUMMARIZE_TASK,
+            "subject": subject_label(subject),
+            "max_chars": self.max_chars,
+            "facts": [{"text": r.text, "valid_at": r.valid_at.date().isoformat()} for r in records],
+        }
+
+        def check(reply: SummaryReply) -> None:
+            if not reply.text.strip():
+                raise ValueError("text is empty")
+            if len(reply.text) > self.max_chars * 2:
+                raise ValueError(f"text is longer than {self.max_chars} characters")
+
+        try:
+            reply, _ = await generate_json(
+                self.client,
+                settings=self.settings,
+                system_instruction=_SYSTEM_INSTRUCTION,
+                prompt=payload_prompt("Summarise these facts.", payload),
+                schema=SummaryReply,
+                check=check,
+            )
+        except GeminiCallError as exc:
+            logger.warning("Gemini summary failed, using the local summary: %s", exc)
+            return self._fallback.summarize_sync(subject, records)
+        text = " ".join(reply.text.split())
+        return text if len(text) <= self.max_chars else text[: self.max_chars - 1] + "…"

@@ -1,0 +1,139 @@
+"""Builders and store helpers shared by the lifecycle tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from adk_memory.engine import MemoryEngine
+from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status
+from adk_memory.stores.base import ListFilter, MemoryStore, Page, SearchHit
+from adk_memory.stores.sqlite import SqliteStore
+from tests.helpers import T0, vector
+
+SCOPE = Scope(app_name="app", user_id="alice")
+
+
+def at(days: float) -> datetime:
+    return T0 + timedelta(days=days)
+
+
+def fact(
+    text: str,
+    *,
+    days: float = 0,
+    session: str | None = "s1",
+    kind: Kind = Kind.EPISODIC,
+    confidence: float = 0.8,
+    subject: str = "user",
+    predicate: str = "said",
+    obj: str = "",
+    hit_days: float | None = None,
+    status: Status = Status.ACTIVE,
+    superseded_by: str | None = None,
+    event: str | None = None,
+) -> MemoryRecord:
+    return MemoryRecord(
+        scope=SCOPE,
+        text=text,
+        subject=subject,
+        predicate=predicate,
+        object=obj,
+        kind=kind,
+        confidence=confidence,
+        valid_at=at(days),
+        created_at=at(days),
+        status=status,
+        superseded_by=superseded_by,
+        source=Source(session_id=session, event_ids=[event or f"ev-{text[:12]}"]),
+        last_accessed_at=None if hit_days is None else at(hit_days),
+        embedding=vector(text).tolist(),
+    )
+
+
+async def snapshot(engine: MemoryEngine) -> list[dict[str, Any]]:
+    """Every record of every scope, as comparable dicts."""
+    out: list[dict[str, Any]] = []
+    for scope in await engine.store.scopes():
+        page = await engine.store.list(scope, limit=10_000)
+        out += [r.model_dump(mode="json") for r in page.records]
+    return sorted(out, key=lambda r: str(r["id"]))
+
+
+async def statuses(engine: MemoryEngine, ids: Sequence[str]) -> list[Status]:
+    found = [await engine.store.get(i, SCOPE) for i in ids]
+    return [r.status for r in found if r is not None]
+
+
+class CrashingStore:
+    """A `MemoryStore` over SQLite whose first `set_status` fails, as if the process died
+    between writing a summary and archiving its sources."""
+
+    def __init__(self, inner: SqliteStore) -> None:
+        self.inner = inner
+        self.max_search_k = inner.max_search_k
+        self.crashes_left = 1
+
+    async def upsert(self, records: Sequence[MemoryRecord]) -> None:
+        await self.inner.upsert(records)
+
+    async def replace(self, new: MemoryRecord, superseded_ids: Sequence[str]) -> list[str]:
+        return await self.inner.replace(new, superseded_ids)
+
+    async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
+        return await self.inner.get(memory_id, scope)
+
+    async def search(
+        self,
+        scope: Scope,
+        *,
+        vector: np.ndarray,
+        query: str | None = None,
+        k: int,
+        statuses: Sequence[Status] = (Status.ACTIVE,),
+    ) -> list[SearchHit]:
+        return await self.inner.search(scope, vector=vector, query=query, k=k, statuses=statuses)
+
+    async def list(
+        self,
+        scope: Scope,
+        *,
+        filters: ListFilter | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page:
+        return await self.inner.list(scope, filters=filters, limit=limit, cursor=cursor)
+
+    async def set_status(
+        self,
+        scope: Scope,
+        ids: Sequence[str],
+        status: Status,
+        *,
+        consolidated_into: str | None = None,
+    ) -> list[str]:
+        if self.crashes_left:
+            self.crashes_left -= 1
+            raise ConnectionError("simulated crash before archiving")
+        return await self.inner.set_status(scope, ids, status, consolidated_into=consolidated_into)
+
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+        return await self.inner.delete(scope, ids)
+
+    async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
+        await self.inner.record_hits(scope, ids, at)
+
+    async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
+        return await self.inner.seen_events(scope, event_ids)
+
+    async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
+        await self.inner.mark_events_seen(scope, event_ids)
+
+    async def scopes(self) -> list[Scope]:
+        return await self.inner.scopes()
+
+    async def close(self) -> None:
+        await self.inner.close()
