@@ -251,12 +251,14 @@ class _ScopeRun:
         ]
         facts = [r for r in pool if r.kind is not Kind.SUMMARY]
         summaries = [r for r in pool if r.kind is Kind.SUMMARY]
-        await self._converge(facts, level=1)
+        _, produced = await self._converge(facts, level=1)
+        summaries += produced
         if Kind.SUMMARY in self.config.kinds:
             for level in range(2, MAX_LEVELS + 1):
-                summaries = await self._converge(summaries, level=level)
-                if not self.report.clusters or self.report.clusters[-1].level != level:
+                left, produced = await self._converge(summaries, level=level)
+                if not produced:
                     break
+                summaries = left + produced
         return self.report
 
     async def _complete_interrupted(self, active: Sequence[MemoryRecord]) -> set[str]:
@@ -281,9 +283,11 @@ class _ScopeRun:
                 )
         return pending
 
-    async def _converge(self, pool: list[MemoryRecord], *, level: int) -> list[MemoryRecord]:
-        """Clusters `pool` until no cluster forms. Returns the pool left plus new summaries
-        (the next level's input)."""
+    async def _converge(
+        self, pool: list[MemoryRecord], *, level: int
+    ) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+        """Clusters `pool` until no cluster forms. Returns what is left unmerged and the new
+        summaries (together, the next level's input)."""
         produced: list[MemoryRecord] = []
         while len(pool) >= self.config.min_cluster_size:
             vectors = await self.engine.embedder.embed([r.text for r in pool])
@@ -300,7 +304,7 @@ class _ScopeRun:
                 if summary is not None:
                     produced.append(summary)
             pool = [r for r in pool if r.id not in merged]
-        return pool + produced
+        return pool, produced
 
     async def _leaves(self, record: MemoryRecord) -> list[MemoryRecord]:
         if record.id in self.leaves:

@@ -1,10 +1,13 @@
 """Builds a ready `MemoryEngine` from settings: the store from its URI, the models from the
-LLM selection."""
+LLM selection (`ADK_MEMORY_LLM`: Gemini when credentials are configured, else local)."""
 
 from __future__ import annotations
 
 from adk_memory.config import Settings
 from adk_memory.engine import EngineConfig, MemoryEngine
+from adk_memory.extraction import FactExtractor
+from adk_memory.gemini_client import LlmBackend, llm_backend_from_env
+from adk_memory.reconcile import ContradictionClassifier
 from adk_memory.scoring import ScoringConfig
 from adk_memory.uri import open_store
 
@@ -18,6 +21,22 @@ def engine_config(settings: Settings) -> EngineConfig:
     )
 
 
+def llm_backend(settings: Settings) -> LlmBackend:
+    return LlmBackend(settings.llm) if settings.llm else llm_backend_from_env()
+
+
+def models(settings: Settings) -> tuple[FactExtractor | None, ContradictionClassifier | None]:
+    """The extractor and classifier the settings select (None: the engine's local default)."""
+    if llm_backend(settings) is not LlmBackend.GEMINI:
+        return None, None
+    from adk_memory.gemini_classifier import GeminiClassifier
+    from adk_memory.gemini_client import GeminiSettings, build_client
+    from adk_memory.gemini_extraction import GeminiExtractor
+
+    client, gemini = build_client(), GeminiSettings.from_env()
+    return GeminiExtractor(client, settings=gemini), GeminiClassifier(client, settings=gemini)
+
+
 async def open_engine(
     store_uri: str | None = None, *, settings: Settings | None = None
 ) -> MemoryEngine:
@@ -28,5 +47,8 @@ async def open_engine(
         settings: Defaults to `Settings.from_env()`.
     """
     settings = settings or Settings.from_env()
+    extractor, classifier = models(settings)
     store = await open_store(store_uri or settings.store_uri)
-    return MemoryEngine(store, config=engine_config(settings))
+    return MemoryEngine(
+        store, config=engine_config(settings), extractor=extractor, classifier=classifier
+    )

@@ -157,7 +157,9 @@ async def _collect_scope(
         report.faded = [r.id for r in fresh if r is not None and faded(r)]
         report.expired = [r.id for r in fresh if r is not None and expired(r)]
         if not dry_run and report.archived:
-            changed: set[str] = set(await engine.store.set_status(scope, report.archived, Status.ARCHIVED))
+            changed: set[str] = set(
+                await engine.store.set_status(scope, report.archived, Status.ARCHIVED)
+            )
             report.faded = [i for i in report.faded if i in changed]
             report.expired = [i for i in report.expired if i in changed]
     return report

@@ -193,7 +193,10 @@ async def measure_ingest(
         sessions.append(
             [
                 InputEvent(
-                    id=f"s{s}-e{i}", author=author, text=text, session_id=f"s{s}",
+                    id=f"s{s}-e{i}",
+                    author=author,
+                    text=text,
+                    session_id=f"s{s}",
                     timestamp=at + timedelta(seconds=30 * i),
                 )
                 for i, (author, text) in enumerate(synthetic.chat_session(rng, 20))
@@ -218,8 +221,12 @@ def render(
         ratio = r.recall_p95 / r.floor_p95 if r.floor_p95 else float("nan")
         rows.append(
             [
-                f"{r.size:,}", f"{r.recall_p50:.1f}", f"{r.recall_p95:.1f}",
-                f"{r.floor_p50:.1f}", f"{r.floor_p95:.1f}", f"{ratio:.2f}×",
+                f"{r.size:,}",
+                f"{r.recall_p50:.1f}",
+                f"{r.recall_p95:.1f}",
+                f"{r.floor_p50:.1f}",
+                f"{r.floor_p95:.1f}",
+                f"{ratio:.2f}×",
                 f"{r.build_s:.1f}",
             ]
         )
@@ -227,8 +234,15 @@ def render(
         "## Recall latency (one scope, top-10, ms)",
         "",
         table(
-            ["memories", "recall p50", "recall p95", "floor p50", "floor p95",
-             "p95 / floor p95", "store build s"],
+            [
+                "memories",
+                "recall p50",
+                "recall p95",
+                "floor p50",
+                "floor p95",
+                "p95 / floor p95",
+                "store build s",
+            ],
             rows,
         ),
         "",

@@ -58,8 +58,12 @@ def session_events(conversation: Conversation) -> list[list[InputEvent]]:
     return [
         [
             InputEvent(
-                id=turn.dia_id, author=turn.speaker, text=turn.text, timestamp=turn.timestamp,
-                session_id=f"session_{session.number}", role="user",
+                id=turn.dia_id,
+                author=turn.speaker,
+                text=turn.text,
+                timestamp=turn.timestamp,
+                session_id=f"session_{session.number}",
+                role="user",
             )
             for turn in session.turns
         ]
@@ -94,9 +98,9 @@ class QuestionResult:
     sources: list[int]
 
 
-def score_question(question: Question, ranked: Sequence[ScoredMemory], ks: Sequence[int]) -> (
-    QuestionResult
-):
+def score_question(
+    question: Question, ranked: Sequence[ScoredMemory], ks: Sequence[int]
+) -> QuestionResult:
     cited = [m.record.source.event_ids for m in ranked]
     return QuestionResult(
         category=question.category,
@@ -125,9 +129,7 @@ async def evaluate_conversation(
     return results
 
 
-def recall_rows(
-    results: Sequence[QuestionResult], ks: Sequence[int]
-) -> list[list[object]]:
+def recall_rows(results: Sequence[QuestionResult], ks: Sequence[int]) -> list[list[object]]:
     """One row per category and one overall: name, n, mean R@k for each k."""
     by_category: dict[int, list[QuestionResult]] = defaultdict(list)
     for r in results:
@@ -192,10 +194,12 @@ def render(
     decisions = ", ".join(f"{d.value} {stats.decisions.get(d.value, 0)}" for d in Decision)
     baseline_ks = (1, 5, 10)
     ours = {k: mean_recall(results, k) for k in ks}
-    comparison = [
-        [name, *(f"{v:.3f}" for v in values)] for name, values in BASELINES.items()
-    ] + [["**adk-memory (this run)**", *(f"{ours[k]:.3f}" if k in ours else "—" for k in
-                                         baseline_ks)]]
+    comparison = [[name, *(f"{v:.3f}" for v in values)] for name, values in BASELINES.items()] + [
+        [
+            "**adk-memory (this run)**",
+            *(f"{ours[k]:.3f}" if k in ours else "—" for k in baseline_ks),
+        ]
+    ]
     lines = [
         f"## LoCoMo evidence recall ({len(results)} questions, {conversations} conversations)",
         "",

@@ -60,9 +60,14 @@ class TurnExtractor:
     async def extract(self, events: Sequence[InputEvent]) -> ExtractionResult:
         facts = [
             Fact(
-                subject=e.author.lower(), predicate="said", object="",
+                subject=e.author.lower(),
+                predicate="said",
+                object="",
                 text=f"{display_name(e.author)}: {e.text}" if self.prefix else e.text,
-                confidence=0.8, valid_at=e.timestamp, kind=Kind.EPISODIC, author=e.author,
+                confidence=0.8,
+                valid_at=e.timestamp,
+                kind=Kind.EPISODIC,
+                author=e.author,
                 source=Source(session_id=e.session_id, event_ids=[e.id]),
             )
             for e in events
@@ -194,8 +199,9 @@ def evaluate(probes: Sequence[Probe], ranker: Ranker, depth: int) -> dict[str, f
 def variants() -> list[tuple[str, Ranker, int]]:
     """(name, ranker, candidate depth); depth 80 is the engine default for top_k 20."""
     default = ScoringConfig()
-    out: list[tuple[str, Ranker, int]] = [("engine default (w .35, hl 365, K' 80)",
-                                           linear(default), 80)]
+    out: list[tuple[str, Ranker, int]] = [
+        ("engine default (w .35, hl 365, K' 80)", linear(default), 80)
+    ]
     for w in (0.0, 0.2, 0.5, 0.65, 0.8, 1.0):
         out.append((f"linear w {w}", linear(default.model_copy(update={"lexical_weight": w})), 80))
     for hl in (None, 90.0, 1000.0):
@@ -242,7 +248,10 @@ async def run(argv: Sequence[str]) -> str:
 
 
 _HEADERS = (
-    "R@1", "R@5", "R@10", "R@20",
+    "R@1",
+    "R@5",
+    "R@10",
+    "R@20",
     *(f"R@10 {CATEGORY_NAMES[c]}" for c in RECALL_CATEGORIES),
 )
 

@@ -72,12 +72,25 @@ TOOLS = (
     "Excel Notion Trello Obsidian Figma Python Rust Go Kotlin Swift Jira Asana Blender Lightroom"
 ).split()
 LANDMARKS = (
-    "lake", "old quarry", "national park", "coast", "glacier", "waterfall", "canyon",
-    "river delta", "pine forest", "dunes",
+    "lake",
+    "old quarry",
+    "national park",
+    "coast",
+    "glacier",
+    "waterfall",
+    "canyon",
+    "river delta",
+    "pine forest",
+    "dunes",
 )
 WILDLIFE = "deer owls a fox otters eagles a moose seals wild horses a heron bats".split()
 ILLNESSES = (
-    "knee surgery", "pneumonia", "a broken wrist", "the flu", "a back injury", "a concussion",
+    "knee surgery",
+    "pneumonia",
+    "a broken wrist",
+    "the flu",
+    "a back injury",
+    "a concussion",
 )
 
 
@@ -90,44 +103,79 @@ def _fact(r: random.Random) -> str:
     name, city, rel = r.choice(NAMES), _w(r.choice(CITIES)), r.choice(RELATIONS)
     month, day = r.choice(MONTHS), r.choice(WEEKDAYS)
     templates: list[Callable[[], str]] = [
-        lambda: f"{subject} mentioned that their {rel} {name} moved to {city} to work as a "
-        f"{_w(r.choice(JOBS))}.",
+        lambda: (
+            f"{subject} mentioned that their {rel} {name} moved to {city} to work as a "
+            f"{_w(r.choice(JOBS))}."
+        ),
         lambda: f"{subject} is planning a trip to {city} in {month} with their {rel}.",
-        lambda: f"{subject} started learning {r.choice(HOBBIES)} after a friend's wedding in "
-        f"{city}.",
+        lambda: (
+            f"{subject} started learning {r.choice(HOBBIES)} after a friend's wedding in {city}."
+        ),
         lambda: f"{subject} prefers {r.choice(FOODS)} over {r.choice(FOODS)} when eating out.",
-        lambda: f"{subject} adopted a {r.choice(ADJECTIVES)} {r.choice(PETS)} named {name} "
-        f"from a shelter in {city}.",
-        lambda: f"{subject} is training for a {r.randint(5, 42)} km run and hopes to finish "
-        f"under {r.randint(25, 240)} minutes.",
-        lambda: f"{subject} said the {_w(r.choice(THINGS))} broke again and their {rel} offered "
-        f"to fix it on {day}.",
-        lambda: f"{subject} works at {_w(r.choice(COMPANIES))} as a {_w(r.choice(JOBS))} and "
-        f"finds the {month} deadlines stressful.",
-        lambda: f"{subject} volunteered at the {_w(r.choice(PLACES))} on {day} and met a "
-        f"{_w(r.choice(JOBS))} named {name}.",
-        lambda: f"{subject} is allergic to {_w(r.choice(ALLERGENS))} and always asks "
-        f"restaurants about it.",
-        lambda: f"{subject} bought a {r.choice(ADJECTIVES)} {_w(r.choice(THINGS))} for their "
-        f"{rel}'s birthday in {month}.",
-        lambda: f"{subject} finished a painting of the {r.choice(LANDMARKS)} "
-        f"inspired by a trip to {city}.",
-        lambda: f"{subject} wants to switch from {r.choice(TOOLS)} to {r.choice(TOOLS)} for "
-        f"their {r.choice(HOBBIES)} project.",
-        lambda: f"{subject} remembers visiting {city} in {r.randint(1995, 2025)} and eating the "
-        f"best {r.choice(FOODS)} there.",
-        lambda: f"{subject}'s {rel} {name} is recovering from {r.choice(ILLNESSES)} and gets a "
-        f"visit every {day}.",
-        lambda: f"{subject} joined a {r.choice(HOBBIES)} club that meets at the "
-        f"{_w(r.choice(PLACES))} every {day} evening.",
-        lambda: f"{subject} got a promotion to senior {_w(r.choice(JOBS))} at "
-        f"{_w(r.choice(COMPANIES))} in {month} {r.randint(2015, 2026)}.",
-        lambda: f"{subject} is nervous about the {r.choice(TOOLS)} certification exam on "
-        f"{month} {r.randint(1, 28)}.",
-        lambda: f"{subject} and {name} went camping near the {r.choice(LANDMARKS)} and saw "
-        f"{r.choice(WILDLIFE)}.",
-        lambda: f"{subject} spent {r.randint(2, 90)} euros on {r.choice(FOODS)} for a dinner "
-        f"party with {r.randint(3, 12)} guests.",
+        lambda: (
+            f"{subject} adopted a {r.choice(ADJECTIVES)} {r.choice(PETS)} named {name} "
+            f"from a shelter in {city}."
+        ),
+        lambda: (
+            f"{subject} is training for a {r.randint(5, 42)} km run and hopes to finish "
+            f"under {r.randint(25, 240)} minutes."
+        ),
+        lambda: (
+            f"{subject} said the {_w(r.choice(THINGS))} broke again and their {rel} offered "
+            f"to fix it on {day}."
+        ),
+        lambda: (
+            f"{subject} works at {_w(r.choice(COMPANIES))} as a {_w(r.choice(JOBS))} and "
+            f"finds the {month} deadlines stressful."
+        ),
+        lambda: (
+            f"{subject} volunteered at the {_w(r.choice(PLACES))} on {day} and met a "
+            f"{_w(r.choice(JOBS))} named {name}."
+        ),
+        lambda: (
+            f"{subject} is allergic to {_w(r.choice(ALLERGENS))} and always asks "
+            f"restaurants about it."
+        ),
+        lambda: (
+            f"{subject} bought a {r.choice(ADJECTIVES)} {_w(r.choice(THINGS))} for their "
+            f"{rel}'s birthday in {month}."
+        ),
+        lambda: (
+            f"{subject} finished a painting of the {r.choice(LANDMARKS)} "
+            f"inspired by a trip to {city}."
+        ),
+        lambda: (
+            f"{subject} wants to switch from {r.choice(TOOLS)} to {r.choice(TOOLS)} for "
+            f"their {r.choice(HOBBIES)} project."
+        ),
+        lambda: (
+            f"{subject} remembers visiting {city} in {r.randint(1995, 2025)} and eating the "
+            f"best {r.choice(FOODS)} there."
+        ),
+        lambda: (
+            f"{subject}'s {rel} {name} is recovering from {r.choice(ILLNESSES)} and gets a "
+            f"visit every {day}."
+        ),
+        lambda: (
+            f"{subject} joined a {r.choice(HOBBIES)} club that meets at the "
+            f"{_w(r.choice(PLACES))} every {day} evening."
+        ),
+        lambda: (
+            f"{subject} got a promotion to senior {_w(r.choice(JOBS))} at "
+            f"{_w(r.choice(COMPANIES))} in {month} {r.randint(2015, 2026)}."
+        ),
+        lambda: (
+            f"{subject} is nervous about the {r.choice(TOOLS)} certification exam on "
+            f"{month} {r.randint(1, 28)}."
+        ),
+        lambda: (
+            f"{subject} and {name} went camping near the {r.choice(LANDMARKS)} and saw "
+            f"{r.choice(WILDLIFE)}."
+        ),
+        lambda: (
+            f"{subject} spent {r.randint(2, 90)} euros on {r.choice(FOODS)} for a dinner "
+            f"party with {r.randint(3, 12)} guests."
+        ),
     ]
     return r.choice(templates)()
 
@@ -169,18 +217,26 @@ def chat_session(r: random.Random, turns: int) -> list[tuple[str, str]]:
         lambda: f"I work at {_w(r.choice(COMPANIES))} now. The team is great so far!",
         lambda: f"My favorite food is {r.choice(FOODS)}. I could eat it every day.",
         lambda: f"I'm allergic to {_w(r.choice(ALLERGENS))}, so please keep that in mind.",
-        lambda: f"We went camping near the {r.choice(LANDMARKS)} last weekend and saw "
-        f"{r.choice(WILDLIFE)}!",
+        lambda: (
+            f"We went camping near the {r.choice(LANDMARKS)} last weekend and saw "
+            f"{r.choice(WILDLIFE)}!"
+        ),
         lambda: f"Can you suggest a {r.choice(HOBBIES)} routine for a beginner like me?",
-        lambda: f"My {r.choice(RELATIONS)} {r.choice(NAMES)} is visiting in "
-        f"{r.choice(MONTHS)}, any ideas for what to do?",
+        lambda: (
+            f"My {r.choice(RELATIONS)} {r.choice(NAMES)} is visiting in "
+            f"{r.choice(MONTHS)}, any ideas for what to do?"
+        ),
         lambda: f"I switched from {r.choice(TOOLS)} to {r.choice(TOOLS)} for my notes.",
         lambda: f"I have a {r.choice(ADJECTIVES)} {r.choice(PETS)} called {r.choice(NAMES)}.",
-        lambda: f"Honestly the {_w(r.choice(THINGS))} broke again and I am so tired of it. "
-        f"I think I'll buy a new one on {r.choice(WEEKDAYS)}.",
+        lambda: (
+            f"Honestly the {_w(r.choice(THINGS))} broke again and I am so tired of it. "
+            f"I think I'll buy a new one on {r.choice(WEEKDAYS)}."
+        ),
         lambda: f"I'm a {_w(r.choice(JOBS))} and the night shifts are getting to me.",
-        lambda: f"I've been training for a {r.randint(5, 42)} km run. Yesterday I did "
-        f"{r.randint(3, 30)} km without stopping.",
+        lambda: (
+            f"I've been training for a {r.randint(5, 42)} km run. Yesterday I did "
+            f"{r.randint(3, 30)} km without stopping."
+        ),
     ]
     agent_lines = (
         "That sounds exciting! How are you settling in?",

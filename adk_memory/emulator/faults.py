@@ -32,7 +32,9 @@ STATUS_NAMES = {
 
 def error_body(code: int, message: str) -> dict[str, object]:
     """The JSON error envelope Google APIs return (and the SDKs parse)."""
-    return {"error": {"code": code, "message": message, "status": STATUS_NAMES.get(code, "UNKNOWN")}}
+    return {
+        "error": {"code": code, "message": message, "status": STATUS_NAMES.get(code, "UNKNOWN")}
+    }
 
 
 class FaultConfig(BaseModel):

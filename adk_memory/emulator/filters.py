@@ -130,12 +130,10 @@ def _term_predicate(field: str, op: str, raw: str) -> Predicate:
         if op == ":":
             return str(right) in str(left)
         if op in ("=", "!="):
-            return (left == right) == (op == "=")
+            return bool(left == right) == (op == "=")
         try:
             return bool(
-                {"<": left < right, ">": left > right, "<=": left <= right, ">=": left >= right}[
-                    op
-                ]
+                {"<": left < right, ">": left > right, "<=": left <= right, ">=": left >= right}[op]
             )
         except TypeError:
             return False

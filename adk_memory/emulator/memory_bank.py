@@ -108,8 +108,10 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
             return await state.generate(
                 engine_id,
                 project,
-                {"scope": pick(body, "scope"), "directContentsSource": pick(
-                    body, "directContentsSource")},
+                {
+                    "scope": pick(body, "scope"),
+                    "directContentsSource": pick(body, "directContentsSource"),
+                },
             )
         if verb == "purge":
             return state.purge(engine_id, project, body)

@@ -69,7 +69,7 @@ class Embed:
         if cached is not None:
             self._cache.move_to_end(text)
             return cached
-        vector = (await self.many([text]))[0]
+        vector: np.ndarray = (await self.many([text]))[0]
         self._cache[text] = vector
         if len(self._cache) > 2048:
             self._cache.popitem(last=False)
@@ -123,11 +123,15 @@ class MemoryBankState:
         #: memory name -> revisions, oldest first
         self.revisions: dict[str, list[Json]] = {}
         self.operations: OrderedDict[str, Json] = OrderedDict()
+        self._loaded = False
 
     # -- persistence -------------------------------------------------------------------
 
     async def load(self) -> None:
-        """Loads the data file if it exists and re-embeds every memory."""
+        """Loads the data file if it exists and re-embeds every memory (once)."""
+        if self._loaded:
+            return
+        self._loaded = True
         if self._data_path is None or not self._data_path.exists():
             return
         try:
@@ -144,7 +148,8 @@ class MemoryBankState:
             self.vectors = dict(zip(names, vectors, strict=True))
 
     def _save(self) -> None:
-        if self._data_path is None:
+        # Never before load(): that would overwrite the file with an empty state.
+        if self._data_path is None or not self._loaded:
             return
         payload = json.dumps(
             {"engines": self.engines, "memories": self.memories, "revisions": self.revisions}
@@ -369,8 +374,11 @@ class MemoryBankState:
         fields = (
             [f.strip() for f in update_mask.split(",") if f.strip()]
             if update_mask
-            else [k for k in ("fact", "metadata", "displayName", "description", "topics") if
-                  pick(body, k) is not None]
+            else [
+                k
+                for k in ("fact", "metadata", "displayName", "description", "topics")
+                if pick(body, k) is not None
+            ]
         )
         for field in fields:
             key = {"display_name": "displayName", "expire_time": "expireTime"}.get(field, field)
@@ -479,7 +487,10 @@ class MemoryBankState:
         simple = pick(body, "simpleRetrievalParams") or {}
         candidates.sort(key=lambda m: (m["createTime"], m["name"]))
         page = self._page(
-            candidates, "memories", pick(simple, "pageSize"), pick(simple, "pageToken"),
+            candidates,
+            "memories",
+            pick(simple, "pageSize"),
+            pick(simple, "pageToken"),
             DEFAULT_TOP_K,
         )
         out: Json = {"retrievedMemories": [{"memory": m} for m in page["memories"]]}
@@ -565,8 +576,12 @@ class MemoryBankState:
             op = await self.create_memory(
                 engine_id,
                 project,
-                {"fact": fact, "scope": scope, "metadata": metadata,
-                 "revisionLabels": pick(body, "revisionLabels")},
+                {
+                    "fact": fact,
+                    "scope": scope,
+                    "metadata": metadata,
+                    "revisionLabels": pick(body, "revisionLabels"),
+                },
                 None,
             )
             generated.append({"memory": op["response"], "action": "CREATED"})

@@ -27,6 +27,8 @@ Design notes:
 from __future__ import annotations
 
 import asyncio
+import builtins
+import functools
 import ipaddress
 import logging
 import os
@@ -40,7 +42,7 @@ import numpy as np
 import tenacity
 
 from adk_memory.errors import AdkMemoryError, BackendError, ConfigError, InvalidInputError
-from adk_memory.model import InputEvent, MemoryRecord, Scope, Status, as_utc, utcnow
+from adk_memory.model import InputEvent, MemoryRecord, Scope, Source, Status, as_utc, utcnow
 from adk_memory.stores import memory_bank_codec as codec
 from adk_memory.stores.base import ListFilter, Page, SearchHit
 from adk_memory.uri import StoreUri
@@ -139,7 +141,7 @@ def build_client(project: str, location: str, params: dict[str, str] | None = No
             return agentplatform.Client(
                 project=project,
                 location=location,
-                credentials=Credentials(token="fake"),
+                credentials=Credentials(token="fake"),  # type: ignore[no-untyped-call]
                 http_options=http_options,
             ).aio
         api_key = os.environ.get("GOOGLE_API_KEY")
@@ -333,8 +335,9 @@ class MemoryBankStore:
                 if generate
                 else self._api._get_memory_operation
             )
-            name = op.name
-            op = await self._call(f"{what} (poll)", lambda: getter(operation_name=name))
+            op = await self._call(
+                f"{what} (poll)", functools.partial(getter, operation_name=op.name)
+            )
         if getattr(op, "error", None):
             raise BackendError(f"Memory Bank {what} failed: {op.error}")
         return op
@@ -450,6 +453,13 @@ class MemoryBankStore:
         op = await self._call("generate", generate)
         return _generated_ids(op)
 
+    async def _retrieve_page(
+        self, *, scope: dict[str, str], params: dict[str, Any], config: dict[str, Any] | None
+    ) -> Any:
+        return await self._api.retrieve(
+            name=self.engine, scope=scope, simple_retrieval_params=params, config=config
+        )
+
     async def _retrieve_all(
         self, scope: dict[str, str], groups: list[dict[str, Any]] | None
     ) -> list[Any]:
@@ -461,12 +471,7 @@ class MemoryBankStore:
             if token:
                 params["page_token"] = token
             config = {"filter_groups": groups} if groups else None
-
-            async def page(params: dict[str, Any] = params) -> Any:
-                return await self._api.retrieve(
-                    name=self.engine, scope=scope, simple_retrieval_params=params, config=config
-                )
-
+            page = functools.partial(self._retrieve_page, scope=scope, params=params, config=config)
             pager = await self._call("retrieve", page)
             memories.extend(item.memory for item in pager.page if item.memory is not None)
             # The pager's own next_page() is broken for simple retrieval (SDK 2.7): page by hand.
@@ -705,7 +710,7 @@ class MemoryBankStore:
         status: Status,
         *,
         consolidated_into: str | None = None,
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         async def one(memory_id: str) -> str | None:
             memory = await self._get_memory(codec.memory_id_for(memory_id))
             record = codec.decode_record(memory) if memory is not None else None
@@ -727,7 +732,7 @@ class MemoryBankStore:
         done = await asyncio.gather(*(one(i) for i in dict.fromkeys(ids)))
         return [i for i in done if i is not None]
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
         async def one(memory_id: str) -> str | None:
             memory = await self._get_memory(codec.memory_id_for(memory_id))
             record = codec.decode_record(memory) if memory is not None else None
@@ -790,7 +795,7 @@ class MemoryBankStore:
 
         await asyncio.gather(*(one(e) for e in dict.fromkeys(event_ids)))
 
-    async def scopes(self) -> list[Scope]:
+    async def scopes(self) -> builtins.list[Scope]:
         """Scopes with at least one record: lists the whole engine (an admin operation)."""
         found: set[Scope] = set()
         token: str | None = None
@@ -834,7 +839,7 @@ class MemoryBankStore:
 
     async def generate_from_events(
         self, scope: Scope, events: Sequence[InputEvent], *, now: datetime | None = None
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         """Server consolidation: Memory Bank extracts and consolidates facts from events.
 
         Returns the ids of the memories it created or updated. Each gets our record metadata
@@ -849,7 +854,7 @@ class MemoryBankStore:
             text="(generated)",
             valid_at=valid_at,
             created_at=created,
-            source={"session_id": events[0].session_id, "event_ids": [e.id for e in events]},
+            source=Source(session_id=events[0].session_id, event_ids=[e.id for e in events]),
         )
         metadata = codec.encode_metadata(template)
         metadata.pop(codec.RID)

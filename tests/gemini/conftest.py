@@ -57,19 +57,33 @@ def server() -> Iterator[EmulatorServer]:
         yield running
 
 
-@pytest.fixture
-def admin(server: EmulatorServer) -> Iterator[Admin]:
+@pytest.fixture(scope="module")
+def admin_api(server: EmulatorServer) -> Iterator[Admin]:
+    # One HTTP client (and one genai client below) per module: building their SSL contexts
+    # costs ~0.2 s each, which would dominate these tests.
     api = Admin(server.base_url)
-    api.http.post("/emulator/gemini/reset").raise_for_status()
     yield api
     api.http.close()
 
 
 @pytest.fixture
-def client(server: EmulatorServer, admin: Admin) -> genai.Client:
+def admin(admin_api: Admin) -> Admin:
+    """The admin API, with the Gemini surface reset (scripts, faults, counters, log)."""
+    admin_api.http.post("/emulator/gemini/reset").raise_for_status()
+    return admin_api
+
+
+@pytest.fixture(scope="module")
+def module_client(server: EmulatorServer) -> genai.Client:
     return genai.Client(
         api_key="test-key", http_options=types.HttpOptions(base_url=server.base_url)
     )
+
+
+@pytest.fixture
+def client(module_client: genai.Client, admin: Admin) -> genai.Client:
+    """The real google-genai client on the emulator, after a reset of the Gemini surface."""
+    return module_client
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from adk_memory.lifecycle import (
     source_event_ids,
 )
 from adk_memory.model import Kind, MemoryRecord, Status
+from adk_memory.stores.base import MemoryStore
 from adk_memory.stores.sqlite import SqliteStore
 from tests.helpers import FixedClock
 from tests.lifecycle.support import SCOPE, CrashingStore, at, fact, snapshot, statuses
@@ -29,16 +30,18 @@ HIKING = [
     "We hiked up a mountain trail on Saturday",
     "Hiking in the mountains is my favourite weekend activity",
 ]
-BREAD = ["I baked sourdough bread this morning", "My sourdough bread came out great",
-         "I bake bread every Sunday"]
+BREAD = [
+    "I baked sourdough bread this morning",
+    "My sourdough bread came out great",
+    "I bake bread every Sunday",
+]
 OTHER = ["My cat is called Luna", "The quarterly report is due on Friday"]
 
 
 async def seed(engine: MemoryEngine) -> dict[str, MemoryRecord]:
     texts = [*HIKING, *BREAD, *OTHER]
     records = {
-        t: fact(t, days=i, confidence=0.6 + 0.05 * i, event=f"D1:{i}")
-        for i, t in enumerate(texts)
+        t: fact(t, days=i, confidence=0.6 + 0.05 * i, event=f"D1:{i}") for i, t in enumerate(texts)
     }
     await engine.store.upsert(list(records.values()))
     return records
@@ -123,6 +126,7 @@ async def test_crash_between_summary_and_archive_is_completed_by_a_rerun(
     tmp_path: Path, clock: FixedClock
 ) -> None:
     store = CrashingStore(await SqliteStore(tmp_path / "memory.db").open())
+    assert isinstance(store, MemoryStore)
     engine = MemoryEngine(store, clock=clock)
     try:
         records = await seed(engine)
@@ -145,8 +149,8 @@ async def test_crash_between_summary_and_archive_is_completed_by_a_rerun(
             stored = await engine.get(source_id)
             assert (stored.status, stored.consolidated_into) == (Status.ARCHIVED, written.id)
         assert len(await summaries(engine)) == 2
-        assert all(r.status is Status.ARCHIVED for t, r in records.items()
-                   if t in HIKING or t in BREAD for r in [await engine.get(r.id)])
+        merged = [records[t].id for t in [*HIKING, *BREAD]]
+        assert await statuses(engine, merged) == [Status.ARCHIVED] * len(merged)
         before = await snapshot(engine)
         again = await consolidate(engine, SCOPE, CONFIG, NOW)
         assert again.archived_count == 0 and await snapshot(engine) == before
@@ -169,7 +173,7 @@ async def test_restored_source_is_detached_and_stays_active(engine: MemoryEngine
 
 async def test_summaries_of_summaries(engine: MemoryEngine) -> None:
     texts = [f"I went hiking in the mountains with friend number {i}" for i in range(9)]
-    await engine.store.upsert([fact(t, days=i) for i, t in enumerate(texts)])
+    await engine.store.upsert([fact(t, days=i, event=f"e{i}") for i, t in enumerate(texts)])
     config = ConsolidationConfig(similarity=0.45, min_cluster_size=3, max_cluster_size=3)
 
     report = await consolidate(engine, SCOPE, config, NOW)

@@ -16,8 +16,10 @@ NOW = at(400)
 
 def sessions() -> list[MemoryRecord]:
     """Six sessions, ten days apart; the 3rd most recent (s4) starts on day 30."""
-    return [fact(f"In session {i} we talked about the weather.", days=10 * i, session=f"s{i}")
-            for i in range(6)]
+    return [
+        fact(f"In session {i} we talked about the weather.", days=10 * i, session=f"s{i}")
+        for i in range(6)
+    ]
 
 
 async def seed(engine: MemoryEngine) -> dict[str, MemoryRecord]:
@@ -25,8 +27,14 @@ async def seed(engine: MemoryEngine) -> dict[str, MemoryRecord]:
         "faded": fact("I tried a pottery class once.", days=1, session="s0"),
         "hit": fact("I went to a jazz concert downtown.", days=2, session="s0", hit_days=45),
         "old_hit": fact("I read a novel about sailing.", days=3, session="s1", hit_days=15),
-        "profile": fact("User lives in Berlin.", days=1, session="s0", kind=Kind.PROFILE,
-                        predicate="lives_in", obj="Berlin"),
+        "profile": fact(
+            "User lives in Berlin.",
+            days=1,
+            session="s0",
+            kind=Kind.PROFILE,
+            predicate="lives_in",
+            obj="Berlin",
+        ),
         "recent": fact("I bought a new umbrella.", days=50, session="s5", confidence=0.1),
     }
     await engine.store.upsert([*sessions(), *records.values()])
@@ -94,10 +102,18 @@ async def test_restore_brings_an_archived_fact_back(engine: MemoryEngine) -> Non
 
 
 async def test_superseded_facts_are_archived_after_retention(engine: MemoryEngine) -> None:
-    new = fact("User lives in Munich.", days=100, kind=Kind.PROFILE, predicate="lives_in",
-               obj="Munich")
-    old = fact("User lives in Berlin.", days=0, kind=Kind.PROFILE, predicate="lives_in",
-               obj="Berlin", status=Status.SUPERSEDED, superseded_by=new.id)
+    new = fact(
+        "User lives in Munich.", days=100, kind=Kind.PROFILE, predicate="lives_in", obj="Munich"
+    )
+    old = fact(
+        "User lives in Berlin.",
+        days=0,
+        kind=Kind.PROFILE,
+        predicate="lives_in",
+        obj="Berlin",
+        status=Status.SUPERSEDED,
+        superseded_by=new.id,
+    )
     await engine.store.upsert([old, new])
     config = GcConfig(superseded_retention_days=90, scoring=SCORING)
 

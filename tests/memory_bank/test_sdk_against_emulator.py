@@ -58,7 +58,11 @@ async def test_retrieve_matches_scope_exactly(emulator: EmulatorServer, sdk: Any
 
 async def test_metadata_filter_groups_are_or_of_ands(emulator: EmulatorServer, sdk: Any) -> None:
     engine = new_engine(emulator)
-    for fact, status, conf in [("a", "active", 0.9), ("b", "superseded", 0.5), ("c", "active", 0.2)]:
+    for fact, status, conf in [
+        ("a", "active", 0.9),
+        ("b", "superseded", 0.5),
+        ("c", "active", 0.2),
+    ]:
         await sdk.create(
             name=engine,
             fact=f"fact {fact}",
@@ -95,9 +99,10 @@ async def test_metadata_filter_groups_are_or_of_ands(emulator: EmulatorServer, s
 async def test_top_k_defaults_to_3_and_caps_at_100(emulator: EmulatorServer, sdk: Any) -> None:
     engine = new_engine(emulator)
     base = f"{emulator.base_url}/v1beta1/{engine}/memories"
-    with httpx.Client() as http:
+    async with httpx.AsyncClient() as http:
         for i in range(105):
-            http.post(base, json={"fact": f"note {i}", "scope": ALICE}).raise_for_status()
+            created = await http.post(base, json={"fact": f"note {i}", "scope": ALICE})
+            created.raise_for_status()
     default = await sdk.retrieve(
         name=engine, scope=ALICE, similarity_search_params={"search_query": "note"}
     )

@@ -1,0 +1,235 @@
+"""Store size and LoCoMo evidence recall before and after garbage collection + consolidation.
+
+    .venv/bin/python -m bench.bench_lifecycle [--conversations N]
+
+Each conversation is ingested into its own scope as in `bench.bench_locomo` (one `InputEvent`
+per turn: id = dialog id, author = speaker, timestamp = session date), with the engine clock
+set to each session's date so records carry when they were seen. Recall hits are not
+recorded: the benchmark's own questions must not protect the facts they ask about from GC.
+
+Before and after `collect_garbage` + `consolidate` (now = the last session's date), it counts
+the active records and measures evidence recall@k on categories 1–4. A recalled record counts
+the dialog ids of its `source.event_ids`; a summary counts those of every source it links
+(recursively), i.e. recall through the summaries' source links.
+
+Target: active records ≤ 50 % of before, recall@10 down by ≤ 2 points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from adk_memory.consolidation import ConsolidationConfig, consolidate, source_event_ids
+from adk_memory.engine import EngineConfig, MemoryEngine
+from adk_memory.lifecycle_gc import GcConfig, collect_garbage
+from adk_memory.model import Status
+from adk_memory.scoring import ScoringConfig
+from adk_memory.stores.sqlite import SqliteStore
+from bench.bench_locomo import scope_for, session_events
+from bench.locomo import Conversation, evaluable, load_locomo, recall_at_k
+from bench.report import command_line, machine, table
+
+MODULE = "bench.bench_lifecycle"
+TARGET_SIZE_RATIO = 0.5
+TARGET_RECALL_DROP = 0.02
+
+
+class SessionClock:
+    """The engine clock during replay: the date of the session being ingested."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class Phase:
+    """Figures of one measurement (before or after the lifecycle jobs)."""
+
+    active: int = 0
+    recalls: dict[int, list[float]] = field(default_factory=dict)
+
+    def mean(self, k: int) -> float:
+        return statistics.fmean(self.recalls[k]) if self.recalls.get(k) else 0.0
+
+
+@dataclass
+class Totals:
+    before: Phase = field(default_factory=Phase)
+    after: Phase = field(default_factory=Phase)
+    gc_archived: int = 0
+    summaries: int = 0
+    consolidated: int = 0
+    seconds_ingest: float = 0.0
+    seconds_lifecycle: float = 0.0
+
+
+async def active_count(engine: MemoryEngine, conversation: Conversation) -> int:
+    scope = scope_for(conversation)
+    count, cursor = 0, None
+    while True:
+        page = await engine.list(scope, statuses=[Status.ACTIVE], limit=1000, cursor=cursor)
+        count += len(page.records)
+        cursor = page.next_cursor
+        if cursor is None:
+            return count
+
+
+async def measure(
+    engine: MemoryEngine, conversation: Conversation, ks: Sequence[int], phase: Phase
+) -> None:
+    scope = scope_for(conversation)
+    phase.active += await active_count(engine, conversation)
+    for question in evaluable(conversation.questions):
+        ranked = await engine.recall(
+            scope, question.question, top_k=max(ks), now=conversation.last_date
+        )
+        cited = [await source_event_ids(engine, m.record) for m in ranked]
+        for k in ks:
+            phase.recalls.setdefault(k, []).append(recall_at_k(question.evidence, cited, k))
+
+
+async def run_conversation(
+    engine: MemoryEngine,
+    clock: SessionClock,
+    conversation: Conversation,
+    args: argparse.Namespace,
+    ks: Sequence[int],
+    totals: Totals,
+) -> None:
+    scope = scope_for(conversation)
+    started = time.perf_counter()
+    for session, events in zip(conversation.sessions, session_events(conversation), strict=True):
+        clock.now = session.date
+        await engine.ingest(scope, events)
+    totals.seconds_ingest += time.perf_counter() - started
+    now = conversation.last_date
+    clock.now = now
+    await measure(engine, conversation, ks, totals.before)
+
+    started = time.perf_counter()
+    gc = await collect_garbage(
+        engine,
+        scope,
+        GcConfig(
+            s_min=args.s_min,
+            sessions_without_hit=args.sessions,
+            scoring=ScoringConfig(half_life_days=args.half_life_days),
+        ),
+        now,
+    )
+    merged = await consolidate(
+        engine,
+        scope,
+        ConsolidationConfig(
+            similarity=args.similarity,
+            min_cluster_size=args.min_size,
+            max_cluster_size=args.max_size,
+        ),
+        now,
+    )
+    totals.seconds_lifecycle += time.perf_counter() - started
+    totals.gc_archived += gc.archived_count
+    totals.summaries += len(merged.summary_ids)
+    totals.consolidated += merged.archived_count
+    await measure(engine, conversation, ks, totals.after)
+    print(
+        f"  {conversation.sample_id}: active {totals.before.active} → {totals.after.active} so "
+        f"far, R@10 {totals.before.mean(10):.3f} → {totals.after.mean(10):.3f}",
+        file=sys.stderr,
+    )
+
+
+async def run_benchmark(
+    conversations: Sequence[Conversation], args: argparse.Namespace, ks: Sequence[int]
+) -> Totals:
+    totals = Totals()
+    with tempfile.TemporaryDirectory(prefix="adkmem-lifecycle-") as tmp:
+        store = await SqliteStore(Path(tmp) / "locomo.db").open()
+        clock = SessionClock(conversations[0].sessions[0].date)
+        engine = MemoryEngine(store, config=EngineConfig(record_hits=False), clock=clock)
+        try:
+            for conversation in conversations:
+                await run_conversation(engine, clock, conversation, args, ks, totals)
+        finally:
+            await engine.close()
+    return totals
+
+
+def render(totals: Totals, ks: Sequence[int], conversations: int, argv: Sequence[str]) -> str:
+    before, after = totals.before, totals.after
+    ratio = after.active / max(before.active, 1)
+    drop = before.mean(10) - after.mean(10)
+    rows: list[list[object]] = [
+        ["active records", before.active, after.active, f"{ratio:.1%} of before"],
+        *(
+            [f"R@{k}", before.mean(k), after.mean(k), f"{after.mean(k) - before.mean(k):+.3f}"]
+            for k in ks
+        ),
+    ]
+    size_ok = ratio <= TARGET_SIZE_RATIO
+    recall_ok = drop <= TARGET_RECALL_DROP
+    questions = len(before.recalls.get(ks[0], []))
+    lines = [
+        f"## Lifecycle on LoCoMo ({conversations} conversations, {questions} questions)",
+        "",
+        table(["", "before", "after GC + consolidation", "change"], rows),
+        "",
+        f"- gc archived {totals.gc_archived}; consolidation wrote {totals.summaries} summaries "
+        f"over {totals.consolidated} archived sources",
+        f"- ingest {totals.seconds_ingest:.1f} s; gc + consolidation "
+        f"{totals.seconds_lifecycle:.1f} s",
+        f"- target store ≤ {TARGET_SIZE_RATIO:.0%}: {'met' if size_ok else 'missed'}; "
+        f"R@10 drop ≤ {TARGET_RECALL_DROP * 100:.0f} points: "
+        f"{'met' if recall_ok else 'missed'} ({drop * 100:+.1f} points)",
+        "",
+        f"Measured on {machine()}.",
+        "",
+        f"Reproduce: `{command_line(MODULE, argv)}`",
+    ]
+    return "\n".join(lines)
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    gc, merge = GcConfig(), ConsolidationConfig()
+    parser = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=__doc__.split("\n")[0])
+    parser.add_argument("--conversations", type=int, default=None, help="first N (default all)")
+    parser.add_argument("--k", default="1,5,10", help="comma-separated cut-offs")
+    parser.add_argument("--data", default=None, help="path to locomo10.json")
+    parser.add_argument("--s-min", type=float, default=gc.s_min)
+    parser.add_argument("--sessions", type=int, default=gc.sessions_without_hit)
+    parser.add_argument("--half-life-days", type=float, default=365.0)
+    parser.add_argument("--similarity", type=float, default=merge.similarity)
+    parser.add_argument("--min-size", type=int, default=merge.min_cluster_size)
+    parser.add_argument("--max-size", type=int, default=merge.max_cluster_size)
+    return parser.parse_args(argv)
+
+
+async def run(argv: Sequence[str]) -> str:
+    args = parse_args(argv)
+    ks = sorted({int(k) for k in args.k.split(",") if k.strip()} | {10})
+    conversations = load_locomo(args.data)[: args.conversations]
+    totals = await run_benchmark(conversations, args, ks)
+    return render(totals, ks, len(conversations), argv)
+
+
+def main(argv: Sequence[str] | None = None) -> str:
+    """Runs the benchmark, prints the markdown report and returns it."""
+    report = asyncio.run(run(list(sys.argv[1:] if argv is None else argv)))
+    print(report)
+    return report
+
+
+if __name__ == "__main__":
+    main()
