@@ -14,6 +14,7 @@ queued and run one at a time by a worker task:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -101,7 +102,9 @@ class SaveQueue:
                 self.stats.dropped += 1
                 logger.warning(
                     "memory save queue full (%d sessions); not saving %d events of session %s",
-                    self.max_pending, len(events), session_id,
+                    self.max_pending,
+                    len(events),
+                    session_id,
                 )
                 return False
             entry = _Pending(service, app_name, user_id, session_id, [], now, now)
@@ -134,7 +137,8 @@ class SaveQueue:
         except TimeoutError:
             logger.warning(
                 "memory saves still pending after %.1fs at close; %d sessions not saved",
-                timeout_s, len(self._pending),
+                timeout_s,
+                len(self._pending),
             )
         worker, self._worker = self._worker, None
         if worker is not None and not worker.done():
@@ -168,10 +172,8 @@ class SaveQueue:
             delay = self._pending[key].due - loop.time()
             if delay > 0 and not self._flushing:
                 self._wakeup.clear()
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wakeup.wait(), timeout=delay)
-                except TimeoutError:
-                    pass
                 continue
             await self._save(self._pending.pop(key))
 
@@ -187,7 +189,9 @@ class SaveQueue:
             self.stats.failures += 1
             logger.warning(
                 "saving %d events of session %s to memory failed",
-                len(entry.events), entry.session_id, exc_info=True,
+                len(entry.events),
+                entry.session_id,
+                exc_info=True,
             )
             return
         self.stats.saves += 1

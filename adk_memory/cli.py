@@ -425,6 +425,16 @@ def demo(store_dir: Path | None) -> None:
     _run(run_demo(store_dir, console=console))
 
 
+def _register_commands() -> None:
+    # Imported here: these modules import this one for its helpers.
+    from adk_memory.cli_emulator import emulator
+
+    cli.add_command(emulator)
+
+
+_register_commands()
+
+
 def main() -> None:
     cli(prog_name="adk-memory")
 

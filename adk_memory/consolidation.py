@@ -235,6 +235,8 @@ class _ScopeRun:
         self.report = ScopeConsolidationReport(app_name=scope.app_name, user_id=scope.user_id)
         #: The slot facts (the only ones `relate` can find in conflict) under each record.
         self.leaves: dict[str, list[MemoryRecord]] = {}
+        #: Embeddings by record id: each text is embedded once per run, however many passes.
+        self.vectors: dict[str, np.ndarray] = {}
 
     async def run(self) -> ScopeConsolidationReport:
         active = await list_all(self.engine, self.scope, [Status.ACTIVE])
@@ -290,7 +292,7 @@ class _ScopeRun:
         summaries (together, the next level's input)."""
         produced: list[MemoryRecord] = []
         while len(pool) >= self.config.min_cluster_size:
-            vectors = await self.engine.embedder.embed([r.text for r in pool])
+            vectors = await self._vectors(pool)
             leaves = [await self._leaves(r) for r in pool]
 
             clusters = plan_clusters(pool, vectors, self.config, _conflicts(leaves))
@@ -305,6 +307,13 @@ class _ScopeRun:
                     produced.append(summary)
             pool = [r for r in pool if r.id not in merged]
         return pool, produced
+
+    async def _vectors(self, records: Sequence[MemoryRecord]) -> np.ndarray:
+        missing = [r for r in records if r.id not in self.vectors]
+        if missing:
+            embedded = await self.engine.embedder.embed([r.text for r in missing])
+            self.vectors.update((r.id, v) for r, v in zip(missing, embedded, strict=True))
+        return np.stack([self.vectors[r.id] for r in records])
 
     async def _leaves(self, record: MemoryRecord) -> list[MemoryRecord]:
         if record.id in self.leaves:
@@ -324,6 +333,7 @@ class _ScopeRun:
         text = await self.summarizer.summarize(members[0].subject, members)
         vector = (await self.engine.embedder.embed([text]))[0]
         summary = build_summary(self.scope, members, text, vector, self.now)
+        self.vectors[summary.id] = vector
         self.leaves[summary.id] = [leaf for m in members for leaf in self.leaves.get(m.id, [])]
         if not self.dry_run:
             async with self.engine.scope_lock(self.scope):

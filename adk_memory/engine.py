@@ -198,7 +198,7 @@ class MemoryEngine:
         """Top-k similar active records, plus every active record of the same slot (a slot
         update must see the value it replaces even when the sentences embed far apart)."""
         hits = await self.store.search(
-            scope, vector=vector, query=None, k=self.config.reconcile_candidates
+            scope, vector=vector, query=fact.text, k=self.config.reconcile_candidates
         )
         found = {h.record.id: Candidate(record=h.record, similarity=h.cosine) for h in hits}
         if fact.kind is not Kind.EPISODIC and fact.predicate:

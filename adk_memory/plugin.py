@@ -127,9 +127,7 @@ class MemoryPlugin(BasePlugin):
         self._inflight: dict[str, _Prefetch] = {}
 
     def _service(self, invocation_context: InvocationContext) -> BaseMemoryService | None:
-        service: BaseMemoryService | None = (
-            self.memory_service or invocation_context.memory_service
-        )
+        service: BaseMemoryService | None = self.memory_service or invocation_context.memory_service
         return service
 
     async def on_user_message_callback(

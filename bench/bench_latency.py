@@ -59,7 +59,8 @@ def cached_embeddings(texts: Sequence[str], seed: int, embedder: LocalEmbedder) 
     )
     for size, path in cached:
         if size >= len(texts):
-            return np.load(path, mmap_mode="r")[: len(texts)].copy()
+            stored: np.ndarray = np.load(path, mmap_mode="r")
+            return np.array(stored[: len(texts)], dtype=np.float32)
     head = np.load(cached[-1][1]) if cached else np.zeros((0, embedder.dimension), np.float32)
     print(f"embedding {len(texts) - len(head)} texts (cached afterwards)...", file=sys.stderr)
     started = time.perf_counter()

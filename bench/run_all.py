@@ -2,10 +2,11 @@
 
     .venv/bin/python -m bench.run_all [--skip NAME,...]
 
-A benchmark module takes part by exposing `main(argv: list[str] | None = None)`; when `main`
-returns a string, that markdown is the module's section of the summary, otherwise what it
-printed is. Modules not (yet) in the tree are skipped, so this runner never needs editing when
-one is added to `BENCHES`. The summary goes to stdout and `bench/results/latest.md`.
+A benchmark module takes part by exposing `main(argv: list[str] | None = None)` (or a `main()`
+that parses `sys.argv`, which then holds no arguments); when `main` returns a string, that
+markdown is the module's section of the summary, otherwise what it printed is. Modules not
+(yet) in the tree are skipped, so this runner never needs editing when one is added to
+`BENCHES`. The summary goes to stdout and `bench/results/latest.md`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import inspect
 import io
 import sys
 import time
@@ -47,13 +49,19 @@ def _run_one(name: str) -> str:
         return f"_{name}: has no `main(argv)`, skipped._"
     printed = io.StringIO()
     started = time.perf_counter()
+    takes_argv = bool(inspect.signature(entry).parameters)
+    saved_argv = sys.argv
     try:
+        # A `main()` without parameters parses sys.argv: give it none of the runner's flags.
+        sys.argv = [f"bench.{name}"]
         with contextlib.redirect_stdout(printed):
-            returned = entry([])
+            returned = entry([]) if takes_argv else entry()
     except Exception:
         # One broken benchmark must not cost the figures of the others.
         traceback.print_exc(file=sys.stderr)
         return f"_{name}: failed (traceback on stderr)._"
+    finally:
+        sys.argv = saved_argv
     elapsed = time.perf_counter() - started
     body = returned if isinstance(returned, str) else printed.getvalue().strip()
     return f"{body}\n\n_{name} took {elapsed:.0f} s._"

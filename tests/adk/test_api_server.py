@@ -7,6 +7,7 @@ background; a second session recalls it (prefetched into the prompt and via `loa
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -46,11 +47,22 @@ def server(tmp_path: Path) -> Iterator[tuple[httpx.Client, str, Path]]:
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [
-                str(ADK), "api_server", str(REPO / "agents"), "--host", "127.0.0.1",
-                "--port", str(port), f"--memory_service_uri={store_uri}",
-                "--session_service_uri=memory://", "--artifact_service_uri=memory://",
+                str(ADK),
+                "api_server",
+                str(REPO / "agents"),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                f"--memory_service_uri={store_uri}",
+                "--session_service_uri=memory://",
+                "--artifact_service_uri=memory://",
             ],
-            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
     try:
@@ -123,7 +135,7 @@ async def test_memories_are_stored_and_recalled_through_adk_api_server(
     deadline = time.monotonic() + 10
     while not (stored := await stored_texts(store_uri)):
         assert time.monotonic() < deadline, log.read_text()
-        time.sleep(0.1)
+        await asyncio.sleep(0.1)
     assert stored == ["User lives in Berlin."]
 
     second = new_session(client)

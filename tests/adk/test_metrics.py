@@ -38,8 +38,11 @@ async def test_turn_metrics_are_recorded_and_set_on_adks_span(
     assert metrics.hidden_latency_ms == pytest.approx(
         metrics.search_ms - metrics.prefetch_wait_ms, abs=0.01
     )
-    annotated = [s for s in exporter.get_finished_spans() if s.attributes and
-                 "adk_memory.memories_injected" in s.attributes]
+    annotated = [
+        s
+        for s in exporter.get_finished_spans()
+        if s.attributes and "adk_memory.memories_injected" in s.attributes
+    ]
     assert annotated, [s.name for s in exporter.get_finished_spans()]
     attributes = annotated[0].attributes or {}
     assert attributes["adk_memory.memories_injected"] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -114,13 +115,13 @@ class CrashingStore:
         status: Status,
         *,
         consolidated_into: str | None = None,
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         if self.crashes_left:
             self.crashes_left -= 1
             raise ConnectionError("simulated crash before archiving")
         return await self.inner.set_status(scope, ids, status, consolidated_into=consolidated_into)
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
         return await self.inner.delete(scope, ids)
 
     async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
@@ -132,7 +133,7 @@ class CrashingStore:
     async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
         await self.inner.mark_events_seen(scope, event_ids)
 
-    async def scopes(self) -> list[Scope]:
+    async def scopes(self) -> builtins.list[Scope]:
         return await self.inner.scopes()
 
     async def close(self) -> None:

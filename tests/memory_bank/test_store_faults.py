@@ -83,3 +83,22 @@ async def test_missing_engine_is_a_config_error(faulty_emulator: EmulatorServer)
     with pytest.raises(ConfigError, match="not found"):
         await store.upsert([make_record(ALICE, "x")])
     await store.close()
+
+
+async def test_outage_makes_recall_return_empty_within_its_deadline(
+    faulty_emulator: EmulatorServer,
+) -> None:
+    from adk_memory.engine import MemoryEngine
+    from adk_memory.service import AdkMemoryService
+
+    # The store alone would keep retrying for up to 30 s; the service's deadline bounds the
+    # turn instead, and an agent gets "no memories", never an exception or a hang.
+    store = emulator_store(faulty_emulator, retry_deadline=30.0, call_timeout=2.0)
+    service = AdkMemoryService(MemoryEngine(store), search_timeout_s=1.0)
+    await store.upsert([make_record(ALICE, "User likes tea.")])
+    set_faults(faulty_emulator, outage_seconds=5, error_code=503)
+    start = time.monotonic()
+    response = await service.search_memory(app_name="app", user_id="alice", query="tea")
+    assert response.memories == []
+    assert time.monotonic() - start < 2.0
+    await service.close()
