@@ -20,6 +20,7 @@ from adk_memory.extraction import FactExtractor
 from adk_memory.factory import open_engine
 from adk_memory.local_classifier import LocalClassifier
 from adk_memory.local_extraction import LocalExtractor
+from adk_memory.adk import register_schemes
 from adk_memory.model import (
     Decision,
     Fact,
@@ -32,6 +33,7 @@ from adk_memory.model import (
     Status,
     WriteOutcome,
 )
+from adk_memory.plugin import MemoryPlugin
 from adk_memory.reconcile import ContradictionClassifier
 from adk_memory.scoring import ScoringConfig
 from adk_memory.service import AdkMemoryService
@@ -60,6 +62,7 @@ __all__ = [
     "LocalEmbedder",
     "LocalExtractor",
     "MemoryEngine",
+    "MemoryPlugin",
     "MemoryRecord",
     "MemoryStore",
     "NotFoundError",
@@ -71,4 +74,5 @@ __all__ = [
     "WriteOutcome",
     "__version__",
     "open_engine",
+    "register_schemes",
 ]

@@ -4,12 +4,18 @@ Per invocation (one user turn):
 
 1. `on_user_message_callback` starts `search_memory(query=<user text>)` as a task and returns
    at once, so retrieval overlaps with the runner's own work (session append, agent setup).
-2. `before_model_callback` waits for that task at most `prefetch_deadline_s` (a budget for the
-   whole invocation) and injects the memories once per invocation as a fenced block in the
-   system instruction. A search past its deadline is not cancelled: a later model call of the
-   same invocation (after a tool call) still uses its result.
+2. `before_model_callback` injects the memories as one fenced block in the system instruction
+   of each model call of the invocation (ADK rebuilds the instruction for every call; the
+   search still runs once). It waits for this turn's search at most `prefetch_deadline_s` (a
+   budget for the whole invocation). When the session's *standby* result is ready, it waits
+   only `fresh_grace_s` and injects the standby memories instead; a later model call of the
+   same invocation (after a tool call) gets the fresh ones. A search past its deadline is not
+   cancelled: a later model call still uses its result.
 3. `after_run_callback` hands the invocation's new events to a background `SaveQueue`
-   (debounced per session, bounded) and records the turn's metrics.
+   (debounced per session, bounded), records the turn's metrics, and starts the standby
+   search for the session's next turn from this turn's exchange (speculative prefetch):
+   a conversation usually stays on its topic, so the next turn's first model call finds
+   relevant memories already retrieved instead of waiting for a search.
 
 `close()` drains pending saves. Wire it in with `App(plugins=[MemoryPlugin()])` or
 `adk web --extra_plugins adk_memory.plugin.MemoryPlugin`; without a service of its own the
@@ -47,6 +53,8 @@ MAX_INFLIGHT = 1024
 #: Per-turn metrics kept in `MemoryPlugin.metrics`.
 METRICS_KEPT = 1000
 SPAN_PREFIX = "adk_memory."
+#: Characters of a turn's exchange used as the standby query for the next turn.
+STANDBY_QUERY_CHARS = 1000
 
 
 class TurnMetrics(BaseModel):
@@ -61,6 +69,9 @@ class TurnMetrics(BaseModel):
     #: Search time that overlapped with other work instead of delaying the turn.
     hidden_latency_ms: float | None
     memories_injected: int
+    #: Which search the injected memories came from: "fresh" (this turn's), "standby"
+    #: (started when the previous turn ended) or "none".
+    injected_from: str
     timed_out: bool
     failed: bool
     saved_events: int
@@ -72,11 +83,13 @@ class _Prefetch:
     session_id: str
     started: float
     finished: float | None = None
+    standby: asyncio.Task[SearchMemoryResponse] | None = None
     waited: float = 0.0
-    delivered: bool = False
     injected: int = 0
+    injected_from: str = "none"
     timed_out: bool = False
     failed: bool = False
+    failure_logged: bool = False
 
     def on_done(self, task: asyncio.Task[SearchMemoryResponse]) -> None:
         self.finished = time.perf_counter()
@@ -93,6 +106,10 @@ class MemoryPlugin(BasePlugin):
             (the runner's, e.g. from `--memory_service_uri`).
         name: Plugin name (ADK passes the qualified class name for `--extra_plugins`).
         prefetch_deadline_s: Longest time model calls of one invocation wait for the search.
+        speculative_prefetch: After each turn, start the search for the session's next turn
+            from that turn's exchange, so its first model call need not wait.
+        fresh_grace_s: With a standby result ready, how long the first model call still
+            waits for this turn's own search before using the standby memories.
         top_k: Most memories injected per turn.
         auto_save: Save each turn's new events to memory in the background.
         max_pending_saves: Sessions that may wait for a background save at once.
@@ -106,6 +123,8 @@ class MemoryPlugin(BasePlugin):
         *,
         name: str = "adk_memory",
         prefetch_deadline_s: float = 0.3,
+        speculative_prefetch: bool = True,
+        fresh_grace_s: float = 0.005,
         top_k: int = 5,
         auto_save: bool = True,
         max_pending_saves: int = 256,
@@ -118,13 +137,19 @@ class MemoryPlugin(BasePlugin):
         if top_k < 1:
             raise ValueError("top_k must be at least 1")
         self.memory_service = memory_service
+        if fresh_grace_s < 0:
+            raise ValueError("fresh_grace_s must not be negative")
         self.prefetch_deadline_s = prefetch_deadline_s
+        self.speculative_prefetch = speculative_prefetch
+        self.fresh_grace_s = fresh_grace_s
         self.top_k = top_k
         self.auto_save = auto_save
         self.close_timeout_s = close_timeout_s
         self.saves = SaveQueue(max_pending=max_pending_saves, debounce_s=debounce_s)
         self.metrics: deque[TurnMetrics] = deque(maxlen=METRICS_KEPT)
         self._inflight: dict[str, _Prefetch] = {}
+        #: session id -> the search started for that session's next turn.
+        self._standby: dict[str, asyncio.Task[SearchMemoryResponse]] = {}
 
     def _service(self, invocation_context: InvocationContext) -> BaseMemoryService | None:
         service: BaseMemoryService | None = self.memory_service or invocation_context.memory_service
@@ -159,8 +184,12 @@ class MemoryPlugin(BasePlugin):
             ),
             name=f"adk_memory-prefetch-{invocation_id}",
         )
+        session_id = invocation_context.session.id
         state = _Prefetch(
-            task=task, session_id=invocation_context.session.id, started=time.perf_counter()
+            task=task,
+            session_id=session_id,
+            started=time.perf_counter(),
+            standby=self._standby.pop(session_id, None),
         )
         task.add_done_callback(state.on_done)
         self._inflight[invocation_id] = state
@@ -168,28 +197,38 @@ class MemoryPlugin(BasePlugin):
     async def before_model_callback(
         self, *, callback_context: CallbackContext, llm_request: LlmRequest
     ) -> LlmResponse | None:
-        """Injects this invocation's memories into the first model call that can have them."""
+        """Injects this invocation's memories into each model call that can have them."""
         state = self._inflight.get(callback_context.invocation_id)
-        if state is None or state.delivered:
+        if state is None:
             return None
         try:
             await self._deliver(state, llm_request)
         except Exception:
-            state.delivered = True
             logger.warning("injecting memories failed; answering without them", exc_info=True)
         return None
 
     async def _deliver(self, state: _Prefetch, llm_request: LlmRequest) -> None:
+        standby = state.standby if _succeeded(state.standby) else None
         budget = self.prefetch_deadline_s - state.waited
-        if not state.task.done() and budget > 0:
+        wait = min(budget, self.fresh_grace_s) if standby is not None else budget
+        if not state.task.done() and wait > 0:
             started = time.perf_counter()
-            await asyncio.wait({state.task}, timeout=budget)
+            await asyncio.wait({state.task}, timeout=wait)
             state.waited += time.perf_counter() - started
-        # Another model call of this invocation may have delivered while this one waited.
-        if state.delivered:
-            return
-        if not state.task.done():
-            if not state.timed_out:
+        if state.task.done() and not _succeeded(state.task):
+            state.failed = True
+            if not state.failure_logged:
+                state.failure_logged = True
+                logger.warning(
+                    "memory search failed; answering without it",
+                    exc_info=None if state.task.cancelled() else state.task.exception(),
+                )
+        if _succeeded(state.task):
+            response, source = state.task.result(), "fresh"
+        elif standby is not None:
+            response, source = standby.result(), "standby"
+        else:
+            if not state.task.done() and not state.timed_out:
                 state.timed_out = True
                 logger.warning(
                     "memory search exceeded %.0f ms; answering without memories for now",
@@ -197,18 +236,11 @@ class MemoryPlugin(BasePlugin):
                 )
                 _annotate_span(_span_attributes(state, self.prefetch_deadline_s))
             return
-        state.delivered = True
-        if state.task.cancelled() or state.task.exception() is not None:
-            state.failed = True
-            logger.warning(
-                "memory search failed; answering without memories", exc_info=state.task.exception()
-            )
-            return
-        memories = state.task.result().memories[: self.top_k]
+        memories = response.memories[: self.top_k]
         block = format_memory_block(memories)
         if block is not None:
             llm_request.append_instructions([block])
-            state.injected = len(memories)
+        state.injected, state.injected_from = len(memories), source
         _annotate_span(_span_attributes(state, self.prefetch_deadline_s))
 
     async def after_run_callback(self, *, invocation_context: InvocationContext) -> None:
@@ -218,11 +250,18 @@ class MemoryPlugin(BasePlugin):
         except Exception:
             saved = 0
             logger.warning("could not queue the turn for saving to memory", exc_info=True)
+        if self.speculative_prefetch:
+            try:
+                self._start_standby(invocation_context)
+            except Exception:
+                logger.warning("could not start the next turn's memory search", exc_info=True)
         state = self._inflight.pop(invocation_context.invocation_id, None)
         if state is None:
             return
-        if not state.task.done():
-            state.task.cancel()  # the turn is over; nobody can use the result any more
+        # The turn is over; nobody can use these results any more.
+        for task in (state.task, state.standby):
+            if task is not None and not task.done():
+                task.cancel()
         metrics = _turn_metrics(invocation_context.invocation_id, state, saved)
         self.metrics.append(metrics)
         logger.info(
@@ -239,6 +278,31 @@ class MemoryPlugin(BasePlugin):
     ) -> None:
         """Forgets the failed invocation's prefetch (after_run does not follow an error)."""
         self._discard(invocation_context.invocation_id)
+
+    def _start_standby(self, invocation_context: InvocationContext) -> None:
+        """Searches for the next turn of this session with this turn's exchange as query."""
+        service = self._service(invocation_context)
+        session = invocation_context.session
+        said = [_content_text(invocation_context.user_content)]
+        said += [
+            event_text(e)
+            for e in session.events
+            if e.invocation_id == invocation_context.invocation_id and e.author != "user"
+        ]
+        query = " ".join(t for t in said if t)[-STANDBY_QUERY_CHARS:]
+        if service is None or not query.strip():
+            return
+        previous = self._standby.pop(session.id, None)
+        if previous is not None and not previous.done():
+            previous.cancel()
+        while len(self._standby) >= MAX_INFLIGHT:
+            oldest = self._standby.pop(next(iter(self._standby)))
+            if not oldest.done():
+                oldest.cancel()
+        self._standby[session.id] = asyncio.get_running_loop().create_task(
+            service.search_memory(app_name=session.app_name, user_id=session.user_id, query=query),
+            name=f"adk_memory-standby-{session.id}",
+        )
 
     def _schedule_save(self, invocation_context: InvocationContext) -> int:
         service = self._service(invocation_context)
@@ -270,12 +334,27 @@ class MemoryPlugin(BasePlugin):
         """Drains pending saves (at most `close_timeout_s`) and drops in-flight searches."""
         for invocation_id in list(self._inflight):
             self._discard(invocation_id)
+        for task in self._standby.values():
+            if not task.done():
+                task.cancel()
+        self._standby.clear()
         await self.saves.close(self.close_timeout_s)
 
     def _discard(self, invocation_id: str) -> None:
         state = self._inflight.pop(invocation_id, None)
         if state is not None and not state.task.done():
             state.task.cancel()
+
+
+def _note_standby_failure(task: asyncio.Task[SearchMemoryResponse]) -> None:
+    # Retrieved here so an unused failed standby is not reported as "never retrieved"; the
+    # turn that would use it searches afresh anyway.
+    if not task.cancelled() and task.exception() is not None:
+        logger.debug("standby memory search failed", exc_info=task.exception())
+
+
+def _succeeded(task: asyncio.Task[SearchMemoryResponse] | None) -> bool:
+    return task is not None and task.done() and not task.cancelled() and task.exception() is None
 
 
 def _content_text(content: types.Content | None) -> str:
@@ -295,6 +374,7 @@ def _turn_metrics(invocation_id: str, state: _Prefetch, saved: int) -> TurnMetri
         prefetch_wait_ms=wait_ms,
         hidden_latency_ms=None if search_ms is None else max(0.0, search_ms - wait_ms),
         memories_injected=state.injected,
+        injected_from=state.injected_from,
         timed_out=state.timed_out,
         failed=state.failed,
         saved_events=saved,
@@ -306,6 +386,7 @@ def _span_attributes(state: _Prefetch, deadline_s: float) -> dict[str, Any]:
         "prefetch_wait_ms": round(state.waited * 1000, 3),
         "prefetch_deadline_ms": round(deadline_s * 1000, 3),
         "memories_injected": state.injected,
+        "injected_from": state.injected_from,
         "timed_out": state.timed_out,
         "failed": state.failed,
     }

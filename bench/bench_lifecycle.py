@@ -34,6 +34,7 @@ from adk_memory.lifecycle_gc import GcConfig, collect_garbage
 from adk_memory.model import Status
 from adk_memory.scoring import ScoringConfig
 from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer
 from bench.bench_locomo import scope_for, session_events
 from bench.locomo import Conversation, evaluable, load_locomo, recall_at_k
 from bench.report import command_line, machine, table
@@ -138,6 +139,7 @@ async def run_conversation(
             max_cluster_size=args.max_size,
         ),
         now,
+        summarizer=LocalSummarizer(args.max_chars),
     )
     totals.seconds_lifecycle += time.perf_counter() - started
     totals.gc_archived += gc.archived_count
@@ -213,6 +215,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--similarity", type=float, default=merge.similarity)
     parser.add_argument("--min-size", type=int, default=merge.min_cluster_size)
     parser.add_argument("--max-size", type=int, default=merge.max_cluster_size)
+    parser.add_argument("--max-chars", type=int, default=SUMMARY_MAX_CHARS)
     return parser.parse_args(argv)
 
 

@@ -243,6 +243,8 @@ async def run(argv: Sequence[str]) -> str:
             f"{sum(stats.decisions.values())} facts from {stats.events} events)\n\n"
             + table(["variant", *_HEADERS], rows)
         )
+        # Each extractor takes minutes: show its table as soon as it is ready.
+        print(sections[-1], file=sys.stderr)
     sections.append(f"Reproduce: `{command_line(MODULE, argv)}`")
     return "\n\n".join(sections)
 

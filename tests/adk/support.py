@@ -118,6 +118,20 @@ class SlowSearchService(AdkMemoryService):
         return await super().search_memory(app_name=app_name, user_id=user_id, query=query)
 
 
+class CountingService(AdkMemoryService):
+    """A real service that counts its searches and their queries."""
+
+    def __init__(self, *, store_uri: str) -> None:
+        super().__init__(store_uri=store_uri)
+        self.queries: list[str] = []
+
+    async def search_memory(
+        self, *, app_name: str, user_id: str, query: str
+    ) -> SearchMemoryResponse:
+        self.queries.append(query)
+        return await super().search_memory(app_name=app_name, user_id=user_id, query=query)
+
+
 class BrokenService(AdkMemoryService):
     """The real service whose backend fails on every search and save."""
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import logging
 
 import pytest
@@ -16,6 +18,7 @@ from tests.adk.support import (
     APP,
     USER,
     BrokenService,
+    CountingService,
     Harness,
     RecordingService,
     SlowSearchService,
@@ -34,23 +37,47 @@ async def remember(service: AdkMemoryService, *texts: str) -> None:
     )
 
 
-async def test_injects_once_per_invocation_across_model_calls(service: AdkMemoryService) -> None:
+async def test_one_search_per_invocation_and_one_block_per_model_call(store_uri: str) -> None:
+    service = CountingService(store_uri=store_uri)
     await remember(service, "I am allergic to peanuts.")
-    app = Harness(service, MemoryPlugin(service, auto_save=False))
+    app = Harness(service, MemoryPlugin(service, auto_save=False, speculative_prefetch=False))
     try:
         session = await app.new_session()
         turn = await app.turn(session, "What do you remember about my allergies?")
     finally:
         await app.close()
+        await service.close()
 
-    # Two model calls (load_memory in between), one search, one injection.
+    # Two model calls (load_memory in between): the plugin searched once, and each call's
+    # freshly built system instruction carries the block exactly once.
     assert len(app.llm.requests) == 2
     assert any(p.function_call for e in turn.events for p in e.content.parts or [] if e.content)
-    injected = app.requests_with_memories()
-    assert injected == [app.llm.requests[0]]
-    assert system_instruction(injected[0]).count(BLOCK_OPEN) == 1
+    plugin_searches = [q for q in service.queries if q.startswith("What do you remember")]
+    assert len(plugin_searches) == 1
+    assert app.requests_with_memories() == app.llm.requests
+    assert all(system_instruction(r).count(BLOCK_OPEN) == 1 for r in app.llm.requests)
     assert "allergic to peanuts" in turn.reply
-    assert [m.memories_injected for m in app.plugin.metrics] == [1]
+    assert [(m.memories_injected, m.injected_from) for m in app.plugin.metrics] == [(1, "fresh")]
+
+
+async def test_standby_search_lets_the_next_turn_skip_the_wait(store_uri: str) -> None:
+    service = SlowSearchService(store_uri=store_uri, delay_s=0.2)
+    await remember(service, "I am allergic to peanuts.")
+    plugin = MemoryPlugin(service, auto_save=False, prefetch_deadline_s=1.0)
+    app = Harness(service, plugin)
+    try:
+        session = await app.new_session()
+        await app.turn(session, "Which snacks are safe for my allergies?")
+        await asyncio.sleep(0.3)  # the user reads the answer; the standby search completes
+        turn = await app.turn(session, "And for dessert?")
+    finally:
+        await app.close()
+        await service.close()
+
+    first, second = plugin.metrics
+    assert first.injected_from == "fresh" and first.prefetch_wait_ms >= 150
+    assert second.injected_from == "standby" and second.prefetch_wait_ms < 50
+    assert "allergic to peanuts" in turn.reply
 
 
 async def test_memories_saved_in_one_session_are_injected_in_the_next(
