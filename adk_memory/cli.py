@@ -428,8 +428,11 @@ def demo(store_dir: Path | None) -> None:
 def _register_commands() -> None:
     # Imported here: these modules import this one for its helpers.
     from adk_memory.cli_emulator import emulator
+    from adk_memory.cli_lifecycle import LIFECYCLE_COMMANDS
 
     cli.add_command(emulator)
+    for command in LIFECYCLE_COMMANDS:
+        cli.add_command(command)
 
 
 _register_commands()

@@ -43,7 +43,9 @@ from pydantic import BaseModel
 
 from adk_memory.adk_events import event_text
 from adk_memory.autosave import SaveQueue
+from adk_memory.lifecycle_scheduler import LifecycleSchedule, LifecycleScheduler
 from adk_memory.memory_block import format_memory_block
+from adk_memory.service import AdkMemoryService
 
 logger = logging.getLogger("adk_memory.plugin")
 
@@ -115,6 +117,8 @@ class MemoryPlugin(BasePlugin):
         max_pending_saves: Sessions that may wait for a background save at once.
         debounce_s: Quiet time after a session's last turn before its events are saved.
         close_timeout_s: Longest `close()` waits for pending saves (ADK allows a plugin 5 s).
+        lifecycle: Run garbage collection and consolidation periodically in this process
+            (off by default; needs an `AdkMemoryService`). Fleets use cron instead.
     """
 
     def __init__(
@@ -130,6 +134,7 @@ class MemoryPlugin(BasePlugin):
         max_pending_saves: int = 256,
         debounce_s: float = 0.5,
         close_timeout_s: float = 4.0,
+        lifecycle: LifecycleSchedule | None = None,
     ) -> None:
         super().__init__(name=name)
         if prefetch_deadline_s < 0:
@@ -148,6 +153,8 @@ class MemoryPlugin(BasePlugin):
         self.saves = SaveQueue(max_pending=max_pending_saves, debounce_s=debounce_s)
         self.metrics: deque[TurnMetrics] = deque(maxlen=METRICS_KEPT)
         self._inflight: dict[str, _Prefetch] = {}
+        self.lifecycle = lifecycle
+        self._scheduler: LifecycleScheduler | None = None
         #: session id -> the search started for that session's next turn.
         self._standby: dict[str, asyncio.Task[SearchMemoryResponse]] = {}
 
@@ -163,7 +170,22 @@ class MemoryPlugin(BasePlugin):
             self._start_prefetch(invocation_context, user_message)
         except Exception:
             logger.warning("could not start the memory search", exc_info=True)
+        if self.lifecycle is not None and self.lifecycle.enabled and self._scheduler is None:
+            await self._start_lifecycle(invocation_context)
         return None
+
+    async def _start_lifecycle(self, invocation_context: InvocationContext) -> None:
+        service = self._service(invocation_context)
+        if not isinstance(service, AdkMemoryService):
+            logger.warning("lifecycle jobs need an AdkMemoryService; not scheduling them")
+            self.lifecycle = None
+            return
+        try:
+            self._scheduler = LifecycleScheduler(await service.engine(), self.lifecycle)
+            self._scheduler.start()
+        except Exception:
+            logger.warning("could not schedule the lifecycle jobs", exc_info=True)
+            self.lifecycle = None
 
     def _start_prefetch(
         self, invocation_context: InvocationContext, user_message: types.Content
@@ -338,6 +360,9 @@ class MemoryPlugin(BasePlugin):
             if not task.done():
                 task.cancel()
         self._standby.clear()
+        if self._scheduler is not None:
+            await self._scheduler.stop()
+            self._scheduler = None
         await self.saves.close(self.close_timeout_s)
 
     def _discard(self, invocation_id: str) -> None:

@@ -194,7 +194,7 @@ def render(totals: Totals, ks: Sequence[int], conversations: int, argv: Sequence
         f"{totals.seconds_lifecycle:.1f} s",
         f"- target store ≤ {TARGET_SIZE_RATIO:.0%}: {'met' if size_ok else 'missed'}; "
         f"R@10 drop ≤ {TARGET_RECALL_DROP * 100:.0f} points: "
-        f"{'met' if recall_ok else 'missed'} ({drop * 100:+.1f} points)",
+        f"{'met' if recall_ok else 'missed'} (R@10 changed by {-drop * 100:+.1f} points)",
         "",
         f"Measured on {machine()}.",
         "",

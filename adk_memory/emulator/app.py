@@ -18,7 +18,7 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from adk_memory.emulator import memory_bank
+from adk_memory.emulator import memory_bank, vector_search
 from adk_memory.emulator.faults import FaultConfig, FaultInjector, FaultState, error_body
 from adk_memory.emulator.memory_bank_state import MemoryBankState
 
@@ -117,4 +117,5 @@ def create_app(state: EmulatorState | None = None) -> FastAPI:
 
     gemini = _include_gemini(app, state)
     app.include_router(memory_bank.router)
+    vector_search.register_vector_search_routes(app, state)
     return app

@@ -272,3 +272,22 @@ async def test_no_memory_service_at_all_is_harmless() -> None:
 
     assert turn.reply == "Noted: Hello there No memories in context."
     assert list(plugin.metrics) == [] and plugin.saves.stats.saves == 0
+
+
+async def test_lifecycle_jobs_run_in_the_background_when_enabled(store_uri: str) -> None:
+    from adk_memory.lifecycle_scheduler import LifecycleSchedule
+
+    service = AdkMemoryService(store_uri=store_uri)
+    schedule = LifecycleSchedule(enabled=True, interval_seconds=0.05, initial_delay_seconds=0)
+    plugin = MemoryPlugin(service, auto_save=False, lifecycle=schedule)
+    app = Harness(service, plugin)
+    try:
+        session = await app.new_session()
+        await app.turn(session, "hello")
+        assert plugin._scheduler is not None
+        await asyncio.sleep(0.3)
+        assert plugin._scheduler.runs
+    finally:
+        await app.close()
+        await service.close()
+    assert plugin._scheduler is None
