@@ -6,6 +6,7 @@ Quick start::
     runner = Runner(app=app, session_service=..., memory_service=AdkMemoryService())
 """
 
+from adk_memory.adk import register_schemes
 from adk_memory.embedding import Embedder, LocalEmbedder
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.errors import (
@@ -20,7 +21,6 @@ from adk_memory.extraction import FactExtractor
 from adk_memory.factory import open_engine
 from adk_memory.local_classifier import LocalClassifier
 from adk_memory.local_extraction import LocalExtractor
-from adk_memory.adk import register_schemes
 from adk_memory.model import (
     Decision,
     Fact,

@@ -16,6 +16,7 @@ import click
 from adk_memory.emulator.app import EmulatorState
 from adk_memory.emulator.faults import FaultConfig, FaultInjector
 from adk_memory.emulator.server import run
+from adk_memory.emulator.vector_search import provision_default
 
 DEFAULT_ENGINE_ID = "1000000000000000001"
 
@@ -84,6 +85,7 @@ def emulator(
     state = EmulatorState(faults=FaultInjector(faults), data_path=data)
     asyncio.run(state.memory_bank.load())
     state.memory_bank.ensure_engine(project, location, engine_id, "adk-memory")
+    vs_uri = provision_default(state, project, location, f"{host}:{port}")
     lines = env_lines(host, port, project, location, engine_id)
     if as_json:
         click.echo(json.dumps(dict(line.split("=", 1) for line in lines)))
@@ -91,6 +93,7 @@ def emulator(
         click.echo("# adk-memory emulator: export these (or put them in .env)", err=True)
         for line in lines:
             click.echo(f"export {line}")
+        click.echo(f"# Vector Search instead: export ADK_MEMORY_STORE='{vs_uri}'", err=True)
         click.echo("# admin: POST /emulator/faults  GET /emulator/health", err=True)
     sys.stdout.flush()
     run(host, port, state=state)

@@ -99,6 +99,7 @@ StoreOpener = Callable[[StoreUri], Awaitable[MemoryStore]]
 _OPENERS: dict[str, str] = {
     "sqlite": "adk_memory.stores.sqlite:open_sqlite_store",
     "memorybank": "adk_memory.stores.memory_bank:open_memory_bank_store",
+    "vectorsearch": "adk_memory.stores.vector_search:open_vector_search_store",
 }
 
 

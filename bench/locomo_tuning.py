@@ -180,6 +180,24 @@ def minmax(lexical_weight: float, half_life: float | None = None) -> Ranker:
     return rank
 
 
+def damped(
+    lexical_weight: float, half_life: float | None, floor: float, use_confidence: bool = True
+) -> Ranker:
+    """The linear blend with decay as a bounded tie-breaker: the prior is
+    floor + (1 − floor)·decay, so age can cost at most (1 − floor) of the score."""
+
+    def rank(hits: Sequence[SearchHit], now: datetime) -> list[SearchHit]:
+        def score(h: SearchHit) -> float:
+            sim = (1 - lexical_weight) * max(h.cosine, 0.0) + lexical_weight * h.lexical
+            age = max((now - h.record.valid_at).total_seconds() / 86_400.0, 0.0)
+            prior = floor + (1 - floor) * decay_factor(age, half_life)
+            return sim * prior * (h.record.confidence if use_confidence else 1.0)
+
+        return sorted(hits, key=lambda h: -score(h))
+
+    return rank
+
+
 def evaluate(probes: Sequence[Probe], ranker: Ranker, depth: int) -> dict[str, float]:
     per_cat: dict[int, list[float]] = {c: [] for c in RECALL_CATEGORIES}
     totals: dict[int, list[float]] = {k: [] for k in KS}
@@ -217,6 +235,11 @@ def variants() -> list[tuple[str, Ranker, int]]:
             out.append((f"RRF k {k} lexical×{lw}", rrf(k, lw), 80))
             out.append((f"RRF k {k} lexical×{lw} hl 365", rrf(k, lw, 365.0), 80))
     out.append(("RRF k 60 K' 160", rrf(60), 160))
+    for floor in (0.8, 0.9):
+        for w in (0.35, 0.5):
+            out.append((f"linear w {w}, decay floor {floor} (hl 365)", damped(w, 365.0, floor), 80))
+    for w in (0.35, 0.5, 0.65):
+        out.append((f"linear w {w} no decay, no confidence", damped(w, None, 1.0, False), 80))
     for w in (0.35, 0.5, 0.65):
         out.append((f"min-max w {w}", minmax(w), 80))
     return out

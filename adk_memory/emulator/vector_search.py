@@ -87,6 +87,12 @@ def store_uri(names: Json) -> str:
     )
 
 
+def provision_default(state: Any, project: str, location: str, host: str) -> str:
+    """Provisions the default deployment (`adk-memory emulator`); returns its store URI."""
+    body = EnsureRequest(project=project, location=location)
+    return store_uri(ensure_deployment(state, body, host))
+
+
 def _vs(request: Request) -> VectorSearchState:
     state: VectorSearchState = request.app.state.vector_search
     return state

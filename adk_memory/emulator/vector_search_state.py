@@ -469,7 +469,11 @@ class VectorSearchState:
             self.deploy_index(
                 endpoint_name, {"deployedIndex": {"id": deployed_index_id, "index": index_name}}, ""
             )
-        return {"index": index_name, "indexEndpoint": endpoint_name, "deployedIndexId": deployed_index_id}
+        return {
+            "index": index_name,
+            "indexEndpoint": endpoint_name,
+            "deployedIndexId": deployed_index_id,
+        }
 
     # -- queries -----------------------------------------------------------------------
 
@@ -492,7 +496,9 @@ class VectorSearchState:
         elif query_id in index.datapoints:  # search by the vector of a stored datapoint
             vector = index.datapoints[query_id].vector
         else:
-            raise ApiError(400, "query datapoint needs a featureVector (sparse-only is unsupported)")
+            raise ApiError(
+                400, "query datapoint needs a featureVector (sparse-only is unsupported)"
+            )
         if vector.shape != (index.dimensions,):
             raise ApiError(
                 400, f"query has {vector.shape[0]} dimensions; the index has {index.dimensions}"
@@ -534,9 +540,7 @@ class VectorSearchState:
         ids = pick(body, "ids") or []
         if not isinstance(ids, list):
             raise ApiError(400, "ids must be a list")
-        return {
-            "datapoints": [index.datapoints[i].wire for i in ids if i in index.datapoints]
-        }
+        return {"datapoints": [index.datapoints[i].wire for i in ids if i in index.datapoints]}
 
 
 def _update_method(raw: Any) -> str:

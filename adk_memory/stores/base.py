@@ -7,6 +7,7 @@ The contract suite in `tests/contract/` states this behaviour for every backend.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -106,14 +107,14 @@ class MemoryStore(Protocol):
         status: Status,
         *,
         consolidated_into: str | None = None,
-    ) -> list[str]:
+    ) -> builtins.list[str]:
         """Moves records of `scope` to `status` (archive, restore). Returns the ids changed.
 
         Restoring to `active` clears `superseded_by`; archiving keeps it, so history survives.
         """
         ...
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
         """Deletes records of `scope` for good. Returns the ids deleted."""
         ...
 
@@ -129,7 +130,7 @@ class MemoryStore(Protocol):
         """Records event ids as ingested into `scope` (for idempotent re-ingest)."""
         ...
 
-    async def scopes(self) -> list[Scope]:
+    async def scopes(self) -> builtins.list[Scope]:
         """Every scope that holds at least one record."""
         ...
 

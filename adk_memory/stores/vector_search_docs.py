@@ -51,6 +51,10 @@ class PendingDatapoint:
 class DocumentStore(SqliteStore):
     """`SqliteStore` whose record writes also queue index updates."""
 
+    async def open(self) -> DocumentStore:
+        await super().open()
+        return self
+
     def _open(self) -> None:
         super()._open()
         self._db.execute(_OUTBOX)
@@ -133,17 +137,17 @@ class DocumentStore(SqliteStore):
 
     async def has_pending(self) -> bool:
         return await self._run(
-            lambda: self._db.execute("SELECT 1 FROM vector_search_outbox LIMIT 1").fetchone()
-            is not None
+            lambda: (
+                self._db.execute("SELECT 1 FROM vector_search_outbox LIMIT 1").fetchone()
+                is not None
+            )
         )
 
     async def clear(self, sent: Sequence[tuple[str, int]]) -> None:
         """Removes queued ids whose version is still the one that was sent."""
 
         def body(conn: sqlite3.Connection) -> None:
-            conn.executemany(
-                "DELETE FROM vector_search_outbox WHERE id = ? AND version = ?", sent
-            )
+            conn.executemany("DELETE FROM vector_search_outbox WHERE id = ? AND version = ?", sent)
 
         if sent:
             await self._run(self._transaction, body)
@@ -186,8 +190,8 @@ class DocumentStore(SqliteStore):
             seen = {r[0] for r in dense}
             extra = [r for r in lexical if r not in seen]
             for start in range(0, len(extra), _CHUNK):
-                chunk = extra[start : start + _CHUNK]
-                dense += rows(f"rowid IN ({','.join('?' * len(chunk))})", chunk)
+                rowids = extra[start : start + _CHUNK]
+                dense += rows(f"rowid IN ({','.join('?' * len(rowids))})", rowids)
             hits: builtins.list[SearchHit] = []
             for row in dense:
                 if row[-1] is None:

@@ -38,9 +38,22 @@ async def memorybank_store(tmp_path: Path) -> AsyncIterator[MemoryStore]:
         await store.close()
 
 
+@asynccontextmanager
+async def vectorsearch_store(tmp_path: Path) -> AsyncIterator[MemoryStore]:
+    from tests.memory_bank.support import shared_emulator
+    from tests.vector_search.support import emulator_store
+
+    store = await emulator_store(shared_emulator(), tmp_path / "vectorsearch-docs.db")
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
 STORE_FACTORIES: dict[str, StoreFactory] = {
     "sqlite": sqlite_store,
     "memorybank": memorybank_store,
+    "vectorsearch": vectorsearch_store,
 }
 
 

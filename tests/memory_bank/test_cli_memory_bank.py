@@ -44,7 +44,13 @@ def running_emulator(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
                 store = line.strip().split("=", 1)[1]
         assert store.startswith("adkmem+memorybank://projects/")
         base = f"http://127.0.0.1:{port}"
-        httpx.get(f"{base}/emulator/health", timeout=10).raise_for_status()
+        while True:  # the env lines are printed before the server accepts connections
+            try:
+                httpx.get(f"{base}/emulator/health", timeout=5).raise_for_status()
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "emulator did not start"
+                time.sleep(0.1)
         yield base, store
     finally:
         proc.terminate()
@@ -72,11 +78,25 @@ def _cli(base: str, store: str, *args: str) -> object:
 def test_remember_recall_list_history_forget(running_emulator: tuple[str, str]) -> None:
     base, store = running_emulator
     scope = ["--app", "shop", "--user", "alice"]
-    first = _cli(base, store, "remember", *scope, "--at", "2026-01-05T10:00:00Z",
-                 "I mostly write Java at work.")
+    first = _cli(
+        base,
+        store,
+        "remember",
+        *scope,
+        "--at",
+        "2026-01-05T10:00:00Z",
+        "I mostly write Java at work.",
+    )
     assert first["decision"] == "ADD"
-    second = _cli(base, store, "remember", *scope, "--at", "2026-04-01T10:00:00Z",
-                  "We switched from Java to Go.")
+    second = _cli(
+        base,
+        store,
+        "remember",
+        *scope,
+        "--at",
+        "2026-04-01T10:00:00Z",
+        "We switched from Java to Go.",
+    )
     assert second["decision"] == "REPLACE" and second["superseded"] == [first["id"]]
     recalled = _cli(base, store, "recall", *scope, "which programming language?")
     assert recalled[0]["id"] == second["id"]
