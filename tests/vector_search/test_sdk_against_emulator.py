@@ -10,7 +10,7 @@ from google.api_core import exceptions as api_exceptions
 from google.cloud import aiplatform_v1 as v1
 from google.cloud import aiplatform_v1beta1 as v1beta1
 from google.oauth2.credentials import Credentials
-from google.protobuf import json_format, struct_pb2
+from google.protobuf import json_format, struct_pb2  # type: ignore[import-untyped]
 
 from adk_memory.emulator import EmulatorServer
 from tests.vector_search.support import PARENT, new_deployment
@@ -112,7 +112,8 @@ def test_create_deploy_upsert_find_remove_round_trip(emulator: EmulatorServer) -
     [everything] = find(query([1, 0, 0]))
     assert [i for i, _ in everything] == ["red", "blue", "bare"]
     assert everything[0][1] == pytest.approx(1.0) and everything[1][1] == pytest.approx(0.8)
-    assert find(query([1, 0, 0], count=1)) == [[("red", pytest.approx(1.0))]]
+    [[(nearest, distance)]] = find(query([1, 0, 0], count=1))
+    assert nearest == "red" and distance == pytest.approx(1.0)
     # Allow lists: OR within a namespace; a datapoint without the namespace never matches.
     [blue] = find(query([1, 0, 0], restricts=[R(namespace="c", allow_list=["blue"])]))
     assert [i for i, _ in blue] == ["blue"]

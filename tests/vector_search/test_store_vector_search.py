@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from adk_memory.emulator import EmulatorServer
+from adk_memory.emulator.vector_search import provision_default
 from adk_memory.errors import ConfigError
 from adk_memory.model import Scope, Status
 from adk_memory.stores.vector_search import VectorSearchStore
@@ -136,3 +137,12 @@ async def test_bad_uris_are_config_errors(emulator: EmulatorServer, tmp_path: Pa
         await open_store(store_uri(emulator, names, tmp_path / "d.db", retries="0"))
     with pytest.raises(ConfigError, match="bad vectorsearch URI location"):
         await open_store("adkmem+vectorsearch://projects/p/locations/l/indexes/i")
+
+
+async def test_the_cli_default_deployment_opens_by_its_printed_uri(
+    emulator: EmulatorServer, tmp_path: Path
+) -> None:
+    uri = provision_default(emulator.state, "cli-project", "us-central1", "unused")
+    assert uri.startswith("adkmem+vectorsearch://projects/cli-project/locations/us-central1/")
+    store = await open_store(f"{uri}&base_url={emulator.base_url}&docs={tmp_path / 'd.db'}")
+    await store.close()
