@@ -11,6 +11,7 @@ import platformdirs
 from pydantic import BaseModel, Field, ValidationError
 
 from adk_memory.errors import ConfigError
+from adk_memory.scoring import ScoringConfig
 
 ENV_STORE = "ADK_MEMORY_STORE"
 ENV_LLM = "ADK_MEMORY_LLM"
@@ -31,9 +32,13 @@ class Settings(BaseModel):
     store_uri: str = Field(default_factory=default_store_uri)
     #: "gemini" or "local"; None chooses gemini when Gemini credentials are configured.
     llm: Literal["gemini", "local"] | None = None
-    half_life_days: float | None = Field(default=365.0, gt=0)
+    half_life_days: float | None = Field(
+        default=ScoringConfig.model_fields["half_life_days"].default, gt=0
+    )
     top_k: int = Field(default=10, ge=1, le=1000)
-    lexical_weight: float = Field(default=0.35, ge=0.0, le=1.0)
+    lexical_weight: float = Field(
+        default=ScoringConfig.model_fields["lexical_weight"].default, ge=0.0, le=1.0
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

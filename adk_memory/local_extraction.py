@@ -328,7 +328,7 @@ class LocalExtractor:
         *,
         slot_confidence: float = 0.9,
         episodic_confidence: float = 0.8,
-        hedge_factor: float = 0.7,
+        hedge_factor: float = 0.85,
     ) -> None:
         self.slot_confidence = slot_confidence
         self.episodic_confidence = episodic_confidence

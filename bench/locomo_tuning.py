@@ -242,6 +242,9 @@ def variants() -> list[tuple[str, Ranker, int]]:
         out.append((f"linear w {w} no decay, no confidence", damped(w, None, 1.0, False), 80))
     for w in (0.35, 0.5, 0.65):
         out.append((f"min-max w {w}", minmax(w), 80))
+    for hl in (365.0, 730.0, 1825.0, 3650.0, None):
+        config = default.model_copy(update={"lexical_weight": 0.5, "half_life_days": hl})
+        out.append((f"linear w 0.5 half-life {hl}", linear(config), 80))
     return out
 
 

@@ -36,6 +36,8 @@ _COLUMNS = (
     "author, valid_at, created_at, status, superseded_by, consolidated_into, session_id, "
     "event_ids, hits, last_accessed_at"
 )
+#: How many times deeper than k the lexical query ranks, to score dense candidates too.
+LEXICAL_DEPTH = 4
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words that carry no topic: matching them lexically only adds noise to the candidates.
 _STOPWORDS = frozenset(
@@ -506,31 +508,33 @@ class SqliteStore:
         dense_rowids: Iterable[int],
     ) -> dict[int, float]:
         """bm25 relevance of the top-k lexical matches and of the dense candidates, scaled so
-        the best match of this search is 1."""
+        the best match of this search is 1.
+
+        One ranked query, `LEXICAL_DEPTH`·k deep: its top k are candidates of their own, the
+        deeper ranks only score dense candidates (one that ranks lower lexically gets 0,
+        which at that depth is what its bm25 would round to anyway). `ORDER BY rank` lets
+        FTS5 sort internally; it is bm25 by default.
+        """
         match = _fts_query(query) if query else None
         if match is None:
             return {}
         marks = ",".join("?" * len(statuses))
-        base = (
-            "SELECT m.rowid, -bm25(memories_fts) FROM memories_fts "
+        rows = self._db.execute(
+            "SELECT m.rowid, -memories_fts.rank FROM memories_fts "
             "JOIN memories m ON m.rowid = memories_fts.rowid "
-            f"WHERE memories_fts MATCH ? AND m.app_name = ? AND m.user_id = ? "
-            f"AND m.status IN ({marks})"
-        )
-        params = [match, scope.app_name, scope.user_id, *(s.value for s in statuses)]
-        raw = dict(self._db.execute(base + " ORDER BY bm25(memories_fts) LIMIT ?", (*params, k)))
-        dense = [r for r in dense_rowids if r not in raw]
-        for start in range(0, len(dense), 500):
-            chunk = dense[start : start + 500]
-            raw.update(
-                self._db.execute(
-                    base + f" AND m.rowid IN ({','.join('?' * len(chunk))})", (*params, *chunk)
-                )
-            )
-        best = max(raw.values(), default=0.0)
-        if best <= 0:
+            "WHERE memories_fts MATCH ? AND m.app_name = ? AND m.user_id = ? "
+            f"AND m.status IN ({marks}) ORDER BY memories_fts.rank LIMIT ?",
+            (match, scope.app_name, scope.user_id, *(s.value for s in statuses), k * LEXICAL_DEPTH),
+        ).fetchall()
+        if not rows or rows[0][1] <= 0:
             return {}
-        return {r: max(v, 0.0) / best for r, v in raw.items()}
+        best = float(rows[0][1])
+        wanted = set(dense_rowids)
+        return {
+            rowid: max(score, 0.0) / best
+            for rank, (rowid, score) in enumerate(rows)
+            if rank < k or rowid in wanted
+        }
 
     def _records_by_rowid(self, rowids: Sequence[int]) -> dict[int, MemoryRecord]:
         out: dict[int, MemoryRecord] = {}
