@@ -101,9 +101,7 @@ async def test_now_is_injectable_for_replay(engine: MemoryEngine) -> None:
     [early] = await engine.recall(ALICE, "jazz concert", top_k=1, now=T0)
     half_life = engine.config.scoring.half_life_days
     assert half_life is not None
-    [late] = await engine.recall(
-        ALICE, "jazz concert", top_k=1, now=T0 + timedelta(days=half_life)
-    )
+    [late] = await engine.recall(ALICE, "jazz concert", top_k=1, now=T0 + timedelta(days=half_life))
     assert early.breakdown.decay == pytest.approx(1.0)
     assert late.breakdown.decay == pytest.approx(0.5)
 

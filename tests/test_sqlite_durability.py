@@ -167,3 +167,16 @@ def test_scope_isolation_holds_for_any_sequence_of_writes(tmp_path: Path, ops) -
             await store.close()
 
     asyncio.run(scenario())
+
+
+async def test_paths_with_spaces_and_uri_characters(tmp_path: Path) -> None:
+    path = tmp_path / "my memories ?#%" / "memory.db"
+    store = await SqliteStore(path).open()
+    try:
+        scope = Scope(app_name="a", user_id="u")
+        await store.upsert([make_record(scope, "User plays the cello.")])
+        q = "cello"
+        [hit] = await store.search(scope, vector=vector(q), query=q, k=5)
+        assert hit.lexical == 1.0  # the lexical reader connection opened the same file
+    finally:
+        await store.close()

@@ -29,22 +29,28 @@ from __future__ import annotations
 import asyncio
 import builtins
 import functools
-import ipaddress
 import logging
 import os
 import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any, Literal, TypeVar
-from urllib.parse import urlsplit
 
 import numpy as np
-import tenacity
 
 from adk_memory.errors import AdkMemoryError, BackendError, ConfigError, InvalidInputError
 from adk_memory.model import InputEvent, MemoryRecord, Scope, Source, Status, as_utc, utcnow
 from adk_memory.stores import memory_bank_codec as codec
 from adk_memory.stores.base import ListFilter, Page, SearchHit
+from adk_memory.stores.vertex_http import (
+    RetryPolicy,
+    backend_error,
+    base_url_override,
+    call_settings,
+    emulator_credentials,
+    is_loopback_url,
+    status_code,
+)
 from adk_memory.uri import StoreUri
 
 logger = logging.getLogger(__name__)
@@ -54,55 +60,11 @@ Consolidation = Literal["client", "server"]
 
 #: Memory Bank's largest `topK` / `pageSize`.
 MAX_TOP_K = 100
-_TRANSIENT_CODES = frozenset({408, 429, 500, 502, 503, 504})
 _EXPRESS_ENV = ("GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_GENAI_USE_VERTEXAI")
-
-
-def _transport_errors() -> tuple[type[BaseException], ...]:
-    errors: list[type[BaseException]] = [TimeoutError, ConnectionError]
-    try:
-        import aiohttp
-
-        errors.append(aiohttp.ClientError)
-    except ImportError:  # pragma: no cover - aiohttp ships with the SDK's async extra
-        pass
-    import httpx
-
-    errors.append(httpx.TransportError)
-    return tuple(errors)
-
-
-_TRANSPORT_ERRORS = _transport_errors()
-
-
-def _status_code(exc: BaseException) -> int | None:
-    from google.genai import errors as genai_errors
-
-    if isinstance(exc, genai_errors.APIError):
-        return int(exc.code)
-    return None
-
-
-def _is_transient(exc: BaseException) -> bool:
-    code = _status_code(exc)
-    if code is not None:
-        return code in _TRANSIENT_CODES
-    return isinstance(exc, _TRANSPORT_ERRORS)
 
 
 class _NotFound(Exception):
     """A 404 from Memory Bank, before it is interpreted by the caller."""
-
-
-def is_loopback_url(url: str) -> bool:
-    """Whether a base URL points at this machine (127.0.0.0/8, ::1, localhost)."""
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _env_true(name: str) -> bool:
@@ -124,12 +86,11 @@ def build_client(project: str, location: str, params: dict[str, str] | None = No
     try:
         import agentplatform
         from google.auth import exceptions as auth_exceptions
-        from google.oauth2.credentials import Credentials
     except ImportError as exc:
         raise ConfigError(
             "the memorybank backend needs the Vertex SDK: pip install 'adk-memory[vertex]'"
         ) from exc
-    base_url = os.environ.get("GOOGLE_VERTEX_BASE_URL") or params.get("base_url")
+    base_url = base_url_override(params)
     http_options: dict[str, Any] = {"api_version": params.get("api_version", "v1beta1")}
     if base_url:
         http_options["base_url"] = base_url
@@ -137,12 +98,10 @@ def build_client(project: str, location: str, params: dict[str, str] | None = No
     if auth not in ("auto", "adc", "apikey"):
         raise ConfigError(f"bad auth={auth!r} in memorybank URI: use adc or apikey")
     try:
-        if base_url and is_loopback_url(base_url):
+        fake = emulator_credentials(base_url)
+        if fake is not None:
             return agentplatform.Client(
-                project=project,
-                location=location,
-                credentials=Credentials(token="fake"),  # type: ignore[no-untyped-call]
-                http_options=http_options,
+                project=project, location=location, credentials=fake, http_options=http_options
             ).aio
         api_key = os.environ.get("GOOGLE_API_KEY")
         express = auth == "apikey" or (
@@ -218,10 +177,12 @@ class MemoryBankStore:
             weakref.WeakKeyDictionary()
         )
         self._call_timeout = call_timeout
-        self._retry_attempts = max(1, retry_attempts)
-        self._retry_initial = retry_initial
-        self._retry_max = retry_max
-        self._retry_deadline = retry_deadline
+        self._retry = RetryPolicy(
+            attempts=retry_attempts,
+            initial=retry_initial,
+            maximum=retry_max,
+            deadline=retry_deadline,
+        )
         self._operation_timeout = operation_timeout
         self._poll_interval = poll_interval
         self._max_concurrency = max(1, max_concurrency)
@@ -256,25 +217,13 @@ class MemoryBankStore:
         return sem
 
     def _error(self, exc: BaseException, what: str) -> AdkMemoryError:
-        code = _status_code(exc)
-        detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-        if code == 403:
-            return BackendError(
-                f"Memory Bank denied {what} on {self.engine} (403 PERMISSION_DENIED): the "
-                f"caller needs roles/aiplatform.user on the project. {detail}"
-            )
-        if code == 401:
-            return BackendError(f"Memory Bank rejected the credentials for {what}: {detail}")
-        if code == 404:
-            return ConfigError(
-                f"reasoning engine {self.engine} not found (404) during {what}: create it "
-                f"(adk-memory emulator / terraform) or fix the store URI. {detail}"
-            )
-        if code is not None and 400 <= code < 500 and code not in _TRANSIENT_CODES:
-            return BackendError(f"Memory Bank rejected {what} ({code}): {detail}")
-        return BackendError(
-            f"Memory Bank {what} failed on {self.engine} after retries: "
-            f"{type(exc).__name__}: {detail}"
+        return backend_error(
+            exc,
+            what,
+            service="Memory Bank",
+            resource=self.engine,
+            not_found=f"reasoning engine {self.engine} not found (404) during {what}: create it "
+            "(adk-memory emulator / terraform) or fix the store URI.",
         )
 
     async def _call(
@@ -295,24 +244,13 @@ class MemoryBankStore:
         """
         # Build the client (a heavy first import) before any attempt's timeout starts.
         self._client()
-        retrying = tenacity.AsyncRetrying(
-            stop=(
-                tenacity.stop_after_attempt(self._retry_attempts)
-                | tenacity.stop_after_delay(self._retry_deadline)
-            ),
-            wait=tenacity.wait_exponential_jitter(
-                initial=self._retry_initial, max=self._retry_max, jitter=self._retry_initial
-            ),
-            retry=tenacity.retry_if_exception(_is_transient),
-            reraise=True,
-        )
         try:
             async with self._semaphore():
-                async for attempt in retrying:
+                async for attempt in self._retry.retrying():
                     with attempt:
                         return await asyncio.wait_for(fn(), self._call_timeout)
         except Exception as exc:
-            code = _status_code(exc)
+            code = status_code(exc)
             if code == 404 and missing_ok:
                 raise _NotFound(what) from exc
             if code == 409 and conflict is not None:
@@ -910,19 +848,6 @@ def _matches(record: MemoryRecord, filters: ListFilter) -> bool:
     )
 
 
-def _float_param(params: dict[str, str], key: str, default: float) -> float:
-    raw = params.get(key)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise ConfigError(f"bad {key}={raw!r} in memorybank URI: expected a number") from exc
-    if value <= 0:
-        raise ConfigError(f"bad {key}={raw!r} in memorybank URI: must be positive")
-    return value
-
-
 async def open_memory_bank_store(uri: StoreUri) -> MemoryBankStore:
     """Opens the Memory Bank store a parsed `adkmem+memorybank://` URI names.
 
@@ -945,15 +870,13 @@ async def open_memory_bank_store(uri: StoreUri) -> MemoryBankStore:
     consolidation = params.get("consolidation", "client")
     if consolidation not in ("client", "server"):
         raise ConfigError(f"bad consolidation={consolidation!r}: use client or server")
-    retries = params.get("retries", "5")
-    if not retries.isdigit() or int(retries) < 1:
-        raise ConfigError(f"bad retries={retries!r} in memorybank URI: expected a count >= 1")
+    timeout, attempts = call_settings(uri)
     store = MemoryBankStore(
         uri.location,
         client_factory=lambda: build_client(project, location, params),
         consolidation="server" if consolidation == "server" else "client",
-        call_timeout=_float_param(params, "timeout", 10.0),
-        retry_attempts=int(retries),
+        call_timeout=timeout,
+        retry_attempts=attempts,
         distance_metric=params.get("distance", "cosine"),
     )
     if params.get("verify", "true").lower() not in ("0", "false", "no"):

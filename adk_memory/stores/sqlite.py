@@ -14,6 +14,7 @@ import builtins
 import json
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -72,6 +73,23 @@ def _fts_query(text: str) -> str | None:
     return " OR ".join(f'"{t}"' for t in terms[:64])
 
 
+def lexical_scores(
+    ranked: Sequence[tuple[int, float]], k: int, dense_rowids: Iterable[int]
+) -> dict[int, float]:
+    """bm25 relevance scaled so the best match of this search is 1, for the top-k lexical
+    matches and for the dense candidates found deeper in the ranking (`LEXICAL_DEPTH`·k);
+    a dense candidate ranked lower gets 0, which at that depth is what its bm25 rounds to."""
+    if not ranked or ranked[0][1] <= 0:
+        return {}
+    best = ranked[0][1]
+    wanted = set(dense_rowids)
+    return {
+        rowid: max(score, 0.0) / best
+        for rank, (rowid, score) in enumerate(ranked)
+        if rank < k or rowid in wanted
+    }
+
+
 class SqliteStore:
     """`MemoryStore` on one SQLite file."""
 
@@ -82,6 +100,12 @@ class SqliteStore:
         self._busy_timeout_s = busy_timeout_s
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="adkmem-sqlite")
         self._conn: sqlite3.Connection | None = None
+        # A second, read-only connection on its own thread runs the lexical query while the
+        # store thread does the dense search: both release the GIL, so they overlap.
+        self._lexical_executor = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="adkmem-sqlite-fts"
+        )
+        self._lexical_local = threading.local()
         self._indexes: dict[tuple[str, str], ScopeVectorIndex] = {}
         self._dimension: int | None = None
         self._closed = False
@@ -485,8 +509,16 @@ class SqliteStore:
                     f"query vector has {query_vector.shape[0]} dimensions; store holds "
                     f"{index.dimension}"
                 )
+            match = _fts_query(query) if query else None
+            ranked = (
+                self._lexical_executor.submit(
+                    self._ranked_lexical_on_reader, scope, match, k * LEXICAL_DEPTH, statuses
+                )
+                if match
+                else None
+            )
             dense = dict(index.search(query_vector, k, statuses))
-            lexical = self._lexical(scope, query, k, statuses, dense.keys())
+            lexical = lexical_scores(ranked.result() if ranked else [], k, dense.keys())
             missing = [r for r in lexical if r not in dense]
             dense.update(index.cosines(query_vector, missing))
             rowids = list(dense)
@@ -507,34 +539,43 @@ class SqliteStore:
         statuses: Sequence[Status],
         dense_rowids: Iterable[int],
     ) -> dict[int, float]:
-        """bm25 relevance of the top-k lexical matches and of the dense candidates, scaled so
-        the best match of this search is 1.
-
-        One ranked query, `LEXICAL_DEPTH`·k deep: its top k are candidates of their own, the
-        deeper ranks only score dense candidates (one that ranks lower lexically gets 0,
-        which at that depth is what its bm25 would round to anyway). `ORDER BY rank` lets
-        FTS5 sort internally; it is bm25 by default.
-        """
+        """Lexical relevance on the store connection (see `lexical_scores`)."""
         match = _fts_query(query) if query else None
         if match is None:
             return {}
+        rows = self._ranked_lexical(self._db, scope, match, k * LEXICAL_DEPTH, statuses)
+        return lexical_scores(rows, k, dense_rowids)
+
+    def _ranked_lexical_on_reader(
+        self, scope: Scope, match: str, depth: int, statuses: Sequence[Status]
+    ) -> builtins.list[tuple[int, float]]:
+        conn: sqlite3.Connection | None = getattr(self._lexical_local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=self._busy_timeout_s
+            )
+            self._lexical_local.conn = conn
+        return self._ranked_lexical(conn, scope, match, depth, statuses)
+
+    @staticmethod
+    def _ranked_lexical(
+        conn: sqlite3.Connection,
+        scope: Scope,
+        match: str,
+        depth: int,
+        statuses: Sequence[Status],
+    ) -> builtins.list[tuple[int, float]]:
+        """(rowid, bm25) of the best `depth` lexical matches, best first. `ORDER BY rank`
+        lets FTS5 sort internally; rank is bm25 by default."""
         marks = ",".join("?" * len(statuses))
-        rows = self._db.execute(
+        rows = conn.execute(
             "SELECT m.rowid, -memories_fts.rank FROM memories_fts "
             "JOIN memories m ON m.rowid = memories_fts.rowid "
             "WHERE memories_fts MATCH ? AND m.app_name = ? AND m.user_id = ? "
             f"AND m.status IN ({marks}) ORDER BY memories_fts.rank LIMIT ?",
-            (match, scope.app_name, scope.user_id, *(s.value for s in statuses), k * LEXICAL_DEPTH),
+            (match, scope.app_name, scope.user_id, *(s.value for s in statuses), depth),
         ).fetchall()
-        if not rows or rows[0][1] <= 0:
-            return {}
-        best = float(rows[0][1])
-        wanted = set(dense_rowids)
-        return {
-            rowid: max(score, 0.0) / best
-            for rank, (rowid, score) in enumerate(rows)
-            if rank < k or rowid in wanted
-        }
+        return [(int(r), float(v)) for r, v in rows]
 
     def _records_by_rowid(self, rowids: Sequence[int]) -> dict[int, MemoryRecord]:
         out: dict[int, MemoryRecord] = {}
@@ -566,6 +607,14 @@ class SqliteStore:
         await self._run(body)
         self._closed = True
         self._executor.shutdown(wait=True)
+
+        def close_reader() -> None:
+            conn = getattr(self._lexical_local, "conn", None)
+            if conn is not None:
+                conn.close()
+
+        self._lexical_executor.submit(close_reader).result()
+        self._lexical_executor.shutdown(wait=True)
 
 
 async def open_sqlite_store(uri: StoreUri) -> SqliteStore:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import builtins
 import logging
-import os
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -37,14 +36,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
-import tenacity
 
 from adk_memory.errors import AdkMemoryError, BackendError, ConfigError, InvalidInputError
 from adk_memory.model import MemoryRecord, Scope, Status
 from adk_memory.stores import vector_search_codec as codec
 from adk_memory.stores.base import ListFilter, Page, SearchHit
-from adk_memory.stores.memory_bank import is_loopback_url
 from adk_memory.stores.vector_search_docs import DocumentStore
+from adk_memory.stores.vertex_http import (
+    RetryPolicy,
+    backend_error,
+    base_url_override,
+    call_settings,
+    emulator_credentials,
+)
 from adk_memory.uri import StoreUri
 
 logger = logging.getLogger(__name__)
@@ -55,27 +59,7 @@ T = TypeVar("T")
 MAX_SEARCH_K = 1000
 #: Datapoints per upsertDatapoints / removeDatapoints request.
 BATCH_SIZE = 100
-_TRANSIENT_CODES = frozenset({408, 429, 500, 502, 503, 504})
 _SCOPES = ["https://www.googleapis.com/auth/cloud-platform"]
-
-
-def _is_transient(exc: BaseException) -> bool:
-    import requests
-    from google.api_core import exceptions as api_exceptions
-
-    if isinstance(exc, api_exceptions.GoogleAPICallError):
-        return exc.code in _TRANSIENT_CODES
-    return isinstance(
-        exc, requests.ConnectionError | requests.Timeout | TimeoutError | ConnectionError
-    )
-
-
-def _status_code(exc: BaseException) -> int | None:
-    from google.api_core import exceptions as api_exceptions
-
-    if isinstance(exc, api_exceptions.GoogleAPICallError) and exc.code is not None:
-        return int(exc.code)
-    return None
 
 
 @dataclass
@@ -92,11 +76,9 @@ class VertexClients:
 
 
 def _credentials(base_url: str | None) -> Any:
-    from google.oauth2.credentials import Credentials
-
-    if base_url and is_loopback_url(base_url):
-        # The emulator checks no token; the SDK only needs one to send.
-        return Credentials(token="fake")  # type: ignore[no-untyped-call]
+    fake = emulator_credentials(base_url)
+    if fake is not None:
+        return fake
     import google.auth
     from google.auth import exceptions as auth_exceptions
 
@@ -190,10 +172,12 @@ class VectorSearchStore:
         self.docs = docs
         self._clients = clients
         self._call_timeout = call_timeout
-        self._retry_attempts = max(1, retry_attempts)
-        self._retry_initial = retry_initial
-        self._retry_max = retry_max
-        self._retry_deadline = retry_deadline
+        self._retry = RetryPolicy(
+            attempts=retry_attempts,
+            initial=retry_initial,
+            maximum=retry_max,
+            deadline=retry_deadline,
+        )
         self._executor = ThreadPoolExecutor(
             max_workers=max(1, max_concurrency), thread_name_prefix="adkmem-vectorsearch"
         )
@@ -214,28 +198,16 @@ class VectorSearchStore:
         return lock
 
     def _error(self, exc: BaseException, what: str) -> AdkMemoryError:
-        code = _status_code(exc)
-        detail = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-        if code == 403:
-            return BackendError(
-                f"Vector Search denied {what} on {self.endpoint} (403 PERMISSION_DENIED): the "
-                f"caller needs roles/aiplatform.user on the project. {detail}"
-            )
-        if code == 401:
-            return BackendError(f"Vector Search rejected the credentials for {what}: {detail}")
-        if code == 404:
-            return ConfigError(
-                f"Vector Search {what}: not found (404): check the index endpoint "
-                f"{self.endpoint}, index {self.index} and deployed index "
-                f"{self.deployed_index_id} (terraform / adk-memory emulator). {detail}"
-            )
-        if code is not None and 400 <= code < 500 and code not in _TRANSIENT_CODES:
-            return BackendError(f"Vector Search rejected {what} ({code}): {detail}")
-        if isinstance(exc, AdkMemoryError):
+        if isinstance(exc, AdkMemoryError):  # ours already (it carries no HTTP status)
             return exc
-        return BackendError(
-            f"Vector Search {what} failed on {self.endpoint} after retries: "
-            f"{type(exc).__name__}: {detail}"
+        return backend_error(
+            exc,
+            what,
+            service="Vector Search",
+            resource=self.endpoint,
+            not_found=f"Vector Search {what}: not found (404): check the index endpoint "
+            f"{self.endpoint}, index {self.index} and deployed index "
+            f"{self.deployed_index_id} (terraform / adk-memory emulator).",
         )
 
     async def _call(self, what: str, fn: Callable[[float], T]) -> T:
@@ -243,19 +215,8 @@ class VectorSearchStore:
         if self._closed:
             raise BackendError("the Vector Search store is closed")
         loop = asyncio.get_running_loop()
-        retrying = tenacity.AsyncRetrying(
-            stop=(
-                tenacity.stop_after_attempt(self._retry_attempts)
-                | tenacity.stop_after_delay(self._retry_deadline)
-            ),
-            wait=tenacity.wait_exponential_jitter(
-                initial=self._retry_initial, max=self._retry_max, jitter=self._retry_initial
-            ),
-            retry=tenacity.retry_if_exception(_is_transient),
-            reraise=True,
-        )
         try:
-            async for attempt in retrying:
+            async for attempt in self._retry.retrying():
                 with attempt:
                     return await loop.run_in_executor(self._executor, fn, self._call_timeout)
         except Exception as exc:
@@ -442,19 +403,6 @@ class VectorSearchStore:
             self._clients.close()
 
 
-def _number(params: dict[str, str], key: str, default: float) -> float:
-    raw = params.get(key)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError as exc:
-        raise ConfigError(f"bad {key}={raw!r} in vectorsearch URI: expected a number") from exc
-    if value <= 0:
-        raise ConfigError(f"bad {key}={raw!r} in vectorsearch URI: must be positive")
-    return value
-
-
 def _docs_path(params: dict[str, str], endpoint: str, deployed: str) -> Path:
     raw = params.get("docs")
     return Path(raw).expanduser() if raw else codec.default_docs_path(endpoint, deployed)
@@ -534,11 +482,8 @@ async def open_vector_search_store(uri: StoreUri) -> VectorSearchStore:
         )
     location = segments[3]
     params = dict(uri.params)
-    retries = params.get("retries", "5")
-    if not retries.isdigit() or int(retries) < 1:
-        raise ConfigError(f"bad retries={retries!r} in vectorsearch URI: expected a count >= 1")
-    timeout = _number(params, "timeout", 10.0)
-    base_url = os.environ.get("GOOGLE_VERTEX_BASE_URL") or params.get("base_url") or None
+    timeout, attempts = call_settings(uri)
+    base_url = base_url_override(params)
     deployed = params.get("deployed") or None
     index = codec.index_name(uri.location, params["index"]) if params.get("index") else ""
     match_host = params.get("match_host") or None
@@ -575,7 +520,7 @@ async def open_vector_search_store(uri: StoreUri) -> VectorSearchStore:
         docs=docs,
         clients=clients,
         call_timeout=timeout,
-        retry_attempts=int(retries),
+        retry_attempts=attempts,
     )
     await store._catch_up()
     return store

@@ -69,7 +69,7 @@ def is_transient(exc: BaseException) -> bool:
     return isinstance(exc, _transport_errors())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RetryPolicy:
     """Bounded retries of transient failures.
 
