@@ -39,6 +39,8 @@ _COLUMNS = (
 )
 #: How many times deeper than k the lexical query ranks, to score dense candidates too.
 LEXICAL_DEPTH = 4
+#: Most documents one lexical query may have to score (see `_within_budget`).
+LEXICAL_DOC_BUDGET = 2_000
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Words that carry no topic: matching them lexically only adds noise to the candidates.
 _STOPWORDS = frozenset(
@@ -65,12 +67,33 @@ def _dt_required(value: float) -> datetime:
     return datetime.fromtimestamp(value, UTC)
 
 
-def _fts_query(text: str) -> str | None:
+def _fts_terms(text: str) -> list[str]:
     terms = [w.lower() for w in _WORD.findall(text)]
-    terms = [t for t in dict.fromkeys(terms) if t not in _STOPWORDS and len(t) > 1]
-    if not terms:
-        return None
-    return " OR ".join(f'"{t}"' for t in terms[:64])
+    return [t for t in dict.fromkeys(terms) if t not in _STOPWORDS and len(t) > 1][:64]
+
+
+def _stem_guesses(term: str) -> list[str]:
+    """Forms the porter tokenizer may have indexed a query word under ("eating" → "eat",
+    "birthday" → "birthdai"): enough to estimate how many documents a word matches."""
+    guesses = [term]
+    for suffix, replacement in (("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("y", "i")):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3:
+            guesses.append(term[: -len(suffix)] + replacement)
+    return guesses
+
+
+def _within_budget(frequencies: Sequence[tuple[str, int]], budget: int) -> list[str]:
+    """The rarest terms whose postings add up to at most `budget` documents (always at least
+    the rarest): bm25 scores every matching document, and the most frequent terms cost the
+    most work while carrying the least weight (lowest IDF)."""
+    kept: list[str] = []
+    total = 0
+    for term, docs in sorted(frequencies, key=lambda td: td[1]):
+        if kept and total + docs > budget:
+            break
+        kept.append(term)
+        total += docs
+    return kept
 
 
 def lexical_scores(
@@ -509,12 +532,12 @@ class SqliteStore:
                     f"query vector has {query_vector.shape[0]} dimensions; store holds "
                     f"{index.dimension}"
                 )
-            match = _fts_query(query) if query else None
+            terms = _fts_terms(query) if query else []
             ranked = (
                 self._lexical_executor.submit(
-                    self._ranked_lexical_on_reader, scope, match, k * LEXICAL_DEPTH, statuses
+                    self._ranked_lexical_on_reader, scope, terms, k * LEXICAL_DEPTH, statuses
                 )
-                if match
+                if terms
                 else None
             )
             dense = dict(index.search(query_vector, k, statuses))
@@ -540,14 +563,14 @@ class SqliteStore:
         dense_rowids: Iterable[int],
     ) -> dict[int, float]:
         """Lexical relevance on the store connection (see `lexical_scores`)."""
-        match = _fts_query(query) if query else None
-        if match is None:
+        terms = _fts_terms(query) if query else []
+        if not terms:
             return {}
-        rows = self._ranked_lexical(self._db, scope, match, k * LEXICAL_DEPTH, statuses)
+        rows = self._ranked_lexical(self._db, scope, terms, k * LEXICAL_DEPTH, statuses)
         return lexical_scores(rows, k, dense_rowids)
 
     def _ranked_lexical_on_reader(
-        self, scope: Scope, match: str, depth: int, statuses: Sequence[Status]
+        self, scope: Scope, terms: Sequence[str], depth: int, statuses: Sequence[Status]
     ) -> builtins.list[tuple[int, float]]:
         conn: sqlite3.Connection | None = getattr(self._lexical_local, "conn", None)
         if conn is None:
@@ -555,18 +578,29 @@ class SqliteStore:
                 f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=self._busy_timeout_s
             )
             self._lexical_local.conn = conn
-        return self._ranked_lexical(conn, scope, match, depth, statuses)
+        return self._ranked_lexical(conn, scope, terms, depth, statuses)
 
     @staticmethod
     def _ranked_lexical(
         conn: sqlite3.Connection,
         scope: Scope,
-        match: str,
+        terms: Sequence[str],
         depth: int,
         statuses: Sequence[Status],
     ) -> builtins.list[tuple[int, float]]:
         """(rowid, bm25) of the best `depth` lexical matches, best first. `ORDER BY rank`
         lets FTS5 sort internally; rank is bm25 by default."""
+        guesses = {t: _stem_guesses(t) for t in terms}
+        forms = sorted({g for gs in guesses.values() for g in gs})
+        marks = ",".join("?" * len(forms))
+        known = dict(
+            conn.execute(
+                f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(forms)
+            ).fetchall()
+        )
+        frequencies = [(t, max(known.get(g, 0) for g in guesses[t])) for t in terms]
+        kept = _within_budget(frequencies, LEXICAL_DOC_BUDGET)
+        match = " OR ".join(f'"{t}"' for t in kept)
         marks = ",".join("?" * len(statuses))
         rows = conn.execute(
             "SELECT m.rowid, -memories_fts.rank FROM memories_fts "

@@ -64,6 +64,10 @@ MIGRATIONS: list[str] = [
         INSERT INTO memories_fts (rowid, text) VALUES (new.rowid, new.text);
     END;
     """,
+    # 2: document frequencies of indexed terms, to bound the work of a lexical query.
+    """
+    CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
