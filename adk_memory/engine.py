@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 import logging
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
@@ -50,6 +51,17 @@ logger = logging.getLogger("adk_memory")
 
 #: Source event ids kept per record; a fact restated a hundred times keeps the first few.
 MAX_SOURCE_EVENTS = 8
+
+
+def as_user_query(query: str, names: Sequence[str]) -> str:
+    """A query about the user by name ("What is Sam allergic to?") phrased the way facts
+    about the user are stored ("What is the user allergic to?"), so neither the embedding nor
+    the lexical match is pulled towards the one fact that holds the name."""
+    for name in names:
+        pattern = rf"\b{re.escape(name)}\b"
+        query = re.sub(pattern + "'s", "the user's", query, flags=re.IGNORECASE)
+        query = re.sub(pattern, "the user", query, flags=re.IGNORECASE)
+    return query
 
 
 class EngineConfig(BaseModel):
@@ -94,6 +106,7 @@ class MemoryEngine:
         self.clock = clock
         self._scope_locks: dict[Scope, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._names: dict[Scope, list[str]] = {}
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -269,6 +282,8 @@ class MemoryEngine:
         decision = Decision.REPLACE if superseded else Decision.ADD
         if superseded:
             logger.info("memory %s supersedes %s in %s", record.id, superseded, scope)
+        if record.predicate == "name":
+            self._names.pop(scope, None)
         return (
             WriteOutcome(
                 decision=decision,
@@ -342,6 +357,8 @@ class MemoryEngine:
         if k < 1:
             raise InvalidInputError("top_k must be at least 1")
         at = as_utc(now) if now is not None else self.clock()
+        names = await self._user_names(scope)
+        texts = [as_user_query(text, names) for text in texts]
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.config.scoring.overfetch, self.store.max_search_k)
         results: list[list[ScoredMemory]] = []
@@ -353,6 +370,19 @@ class MemoryEngine:
             if ids:
                 self._spawn(self.store.record_hits(scope, ids, self.clock()))
         return results
+
+    async def _user_names(self, scope: Scope) -> list[str]:
+        """What the user is called ("User is called Sam"), cached per scope until this engine
+        writes a new name."""
+        names = self._names.get(scope)
+        if names is None:
+            page = await self.store.list(
+                scope,
+                filters=ListFilter(statuses=[Status.ACTIVE], subject="user", predicate="name"),
+                limit=10,
+            )
+            names = self._names[scope] = [r.object for r in page.records if r.object]
+        return names
 
     def _spawn(self, work: object) -> None:
         async def runner() -> None:

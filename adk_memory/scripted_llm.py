@@ -58,10 +58,12 @@ class ScriptedLlm(BaseLlm):
         self._requests.append(llm_request)
         if self.latency_s > 0:
             await asyncio.sleep(self.latency_s)
+        reply = scripted_reply(llm_request)
         yield LlmResponse(
-            content=types.Content(role="model", parts=[scripted_reply(llm_request)]),
+            content=types.Content(role="model", parts=[reply]),
             partial=False,
             turn_complete=True,
+            usage_metadata=_usage(llm_request, reply),
         )
 
 
@@ -85,6 +87,21 @@ def scripted_reply(llm_request: LlmRequest) -> types.Part:
     if memories:
         return types.Part(text=f"{said} Memories in context: {'; '.join(memories)}")
     return types.Part(text=f"{said} No memories in context.")
+
+
+def _usage(
+    llm_request: LlmRequest, reply: types.Part
+) -> types.GenerateContentResponseUsageMetadata:
+    """Token counts estimated at four characters a token (ADK's telemetry wants some)."""
+    prompt = len(_system_instruction(llm_request)) + sum(
+        len(p.text or "") for c in llm_request.contents or [] for p in c.parts or []
+    )
+    prompt_tokens, reply_tokens = prompt // 4 + 1, len(reply.text or "") // 4 + 1
+    return types.GenerateContentResponseUsageMetadata(
+        prompt_token_count=prompt_tokens,
+        candidates_token_count=reply_tokens,
+        total_token_count=prompt_tokens + reply_tokens,
+    )
 
 
 def _system_instruction(llm_request: LlmRequest) -> str:

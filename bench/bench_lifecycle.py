@@ -211,7 +211,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--data", default=None, help="path to locomo10.json")
     parser.add_argument("--s-min", type=float, default=gc.s_min)
     parser.add_argument("--sessions", type=int, default=gc.sessions_without_hit)
-    parser.add_argument("--half-life-days", type=float, default=365.0)
+    parser.add_argument(
+        "--half-life-days", type=float, default=ScoringConfig().half_life_days
+    )
     parser.add_argument("--similarity", type=float, default=merge.similarity)
     parser.add_argument("--min-size", type=int, default=merge.min_cluster_size)
     parser.add_argument("--max-size", type=int, default=merge.max_cluster_size)

@@ -199,3 +199,16 @@ async def test_bad_query_and_top_k(engine: MemoryEngine) -> None:
         await engine.recall(ALICE, "  ")
     with pytest.raises(InvalidInputError):
         await engine.recall(ALICE, "x", top_k=0)
+
+
+async def test_queries_about_the_user_by_name_find_the_users_facts(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    await _say(engine, clock, "Hi, I'm Sam.")
+    await _say(engine, clock, "I'm allergic to peanuts.")
+    await _say(engine, clock, "I play the cello.")
+    [top] = await engine.recall(ALICE, "What is Sam allergic to?", top_k=1)
+    assert top.record.object == "peanuts"
+    await _say(engine, clock, "Please call me Samantha.")
+    [top] = await engine.recall(ALICE, "Which instrument does Samantha play?", top_k=1)
+    assert "cello" in top.record.text
