@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -46,6 +47,10 @@ def _run(coro: Awaitable[T]) -> T:
         return asyncio.run(coro)  # type: ignore[arg-type]
     except AdkMemoryError as exc:
         raise click.ClickException(str(exc)) from exc
+    except ValidationError as exc:  # e.g. an empty or over-long --app / --user
+        problem = exc.errors()[0]
+        where = ".".join(str(part) for part in problem["loc"]) or "input"
+        raise click.ClickException(f"invalid {where}: {problem['msg']}") from exc
 
 
 def _timestamp(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
