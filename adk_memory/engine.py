@@ -45,12 +45,16 @@ from adk_memory.reconcile import (
     sanitize_verdict,
 )
 from adk_memory.scoring import ScoringConfig, rerank
-from adk_memory.stores.base import ListFilter, MemoryStore, Page
+from adk_memory.stores.base import ListFilter, MemoryStore, Page, SearchHit
 
 logger = logging.getLogger("adk_memory")
 
 #: Source event ids kept per record; a fact restated a hundred times keeps the first few.
 MAX_SOURCE_EVENTS = 8
+
+
+def _match(hit: SearchHit) -> float:
+    return hit.cosine + hit.lexical
 
 
 def as_user_query(query: str, names: Sequence[str]) -> str:
@@ -74,6 +78,9 @@ class EngineConfig(BaseModel):
     reconcile_candidates: int = Field(default=5, ge=1, le=50)
     #: Count a hit on every recalled record (feeds garbage collection).
     record_hits: bool = True
+    #: Match queries against the sources of consolidation summaries too and answer with the
+    #: (active) summary: a summary's own embedding blurs the details it stands for.
+    recall_through_summaries: bool = True
 
 
 class MemoryEngine:
@@ -362,14 +369,47 @@ class MemoryEngine:
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.config.scoring.overfetch, self.store.max_search_k)
         results: list[list[ScoredMemory]] = []
+        statuses = (
+            (Status.ACTIVE, Status.ARCHIVED)
+            if self.config.recall_through_summaries
+            else (Status.ACTIVE,)
+        )
         for text, vector in zip(texts, vectors, strict=True):
-            hits = await self.store.search(scope, vector=vector, query=text, k=fetch)
+            hits = await self.store.search(
+                scope, vector=vector, query=text, k=fetch, statuses=statuses
+            )
+            hits = await self._lift_to_summaries(scope, hits)
             results.append(rerank(hits, now=at, k=k, config=self.config.scoring))
         if self.config.record_hits:
             ids = list(dict.fromkeys(m.record.id for ranked in results for m in ranked))
             if ids:
                 self._spawn(self.store.record_hits(scope, ids, self.clock()))
         return results
+
+    async def _lift_to_summaries(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
+        """Active hits as they are; an archived source of a summary stands for its active
+        summary (with the source's match); other archived records are dropped. One hit per
+        record, the best match kept."""
+        best: dict[str, SearchHit] = {}
+        summaries: dict[str, MemoryRecord | None] = {}
+        for hit in hits:
+            record: MemoryRecord | None = hit.record
+            hops = 0
+            while record is not None and record.status is not Status.ACTIVE:
+                parent = record.consolidated_into
+                if record.status is not Status.ARCHIVED or parent is None or hops > 8:
+                    record = None
+                    break
+                if parent not in summaries:
+                    summaries[parent] = await self.store.get(parent, scope)
+                record, hops = summaries[parent], hops + 1
+            if record is None:
+                continue
+            lifted = hit if record is hit.record else hit.model_copy(update={"record": record})
+            known = best.get(record.id)
+            if known is None or _match(lifted) > _match(known):
+                best[record.id] = lifted
+        return list(best.values())
 
     async def _user_names(self, scope: Scope) -> list[str]:
         """What the user is called ("User is called Sam"), cached per scope until this engine

@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 
 #: Default bound on a summary's length, in characters: long enough for several statements,
 #: short enough to embed well and to read at a glance.
-SUMMARY_MAX_CHARS = 400
+SUMMARY_MAX_CHARS = 1200
 SUMMARIZE_TASK = "summarize_memories"
 
 

@@ -212,3 +212,34 @@ async def test_queries_about_the_user_by_name_find_the_users_facts(
     await _say(engine, clock, "Please call me Samantha.")
     [top] = await engine.recall(ALICE, "Which instrument does Samantha play?", top_k=1)
     assert "cello" in top.record.text
+
+
+async def test_recall_matches_summary_sources_and_returns_the_summary(
+    engine: MemoryEngine,
+) -> None:
+    from adk_memory.model import Kind
+    from tests.helpers import make_record
+
+    sources = [
+        make_record(ALICE, "User: we hiked the Zugspitze in a storm."),
+        make_record(ALICE, "User: my sister Jana visited from Prague."),
+        make_record(ALICE, "User: the bakery on Hauptstrasse closed."),
+    ]
+    summary = make_record(
+        ALICE,
+        "User talked about weekend trips, family and the neighbourhood.",
+        kind=Kind.SUMMARY,
+    )
+    forgotten = make_record(ALICE, "User: the Zugspitze cable car was closed.")
+    await engine.store.upsert([*sources, summary, forgotten])
+    await engine.store.set_status(
+        ALICE, [s.id for s in sources], Status.ARCHIVED, consolidated_into=summary.id
+    )
+    await engine.store.set_status(ALICE, [forgotten.id], Status.ARCHIVED)  # GC, no summary
+
+    ranked = await engine.recall(ALICE, "Zugspitze storm hike", top_k=3)
+    assert ranked[0].record.id == summary.id
+    assert ranked[0].breakdown.cosine > 0.5  # the source's match, not the summary's
+    returned = {m.record.id for m in ranked}
+    assert not returned & {s.id for s in sources} and forgotten.id not in returned
+    assert len(returned) == len(ranked)  # one entry per summary
