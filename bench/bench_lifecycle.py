@@ -60,6 +60,8 @@ class Phase:
 
     active: int = 0
     recalls: dict[int, list[float]] = field(default_factory=dict)
+    #: Source events cited by each of the top-10 memories (a summary cites its sources').
+    cited_per_memory: list[int] = field(default_factory=list)
 
     def mean(self, k: int) -> float:
         return statistics.fmean(self.recalls[k]) if self.recalls.get(k) else 0.0
@@ -97,6 +99,7 @@ async def measure(
             scope, question.question, top_k=max(ks), now=conversation.last_date
         )
         cited = [await source_event_ids(engine, m.record) for m in ranked]
+        phase.cited_per_memory += [len(c) for c in cited[:10]]
         for k in ks:
             phase.recalls.setdefault(k, []).append(recall_at_k(question.evidence, cited, k))
 
@@ -175,6 +178,12 @@ def render(totals: Totals, ks: Sequence[int], conversations: int, argv: Sequence
     drop = before.mean(10) - after.mean(10)
     rows: list[list[object]] = [
         ["active records", before.active, after.active, f"{ratio:.1%} of before"],
+        [
+            "source events per returned memory (top 10)",
+            f"{statistics.fmean(before.cited_per_memory or [0]):.2f}",
+            f"{statistics.fmean(after.cited_per_memory or [0]):.2f}",
+            "a summary is credited with every event its sources cite",
+        ],
         *(
             [f"R@{k}", before.mean(k), after.mean(k), f"{after.mean(k) - before.mean(k):+.3f}"]
             for k in ks
@@ -211,9 +220,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--data", default=None, help="path to locomo10.json")
     parser.add_argument("--s-min", type=float, default=gc.s_min)
     parser.add_argument("--sessions", type=int, default=gc.sessions_without_hit)
-    parser.add_argument(
-        "--half-life-days", type=float, default=ScoringConfig().half_life_days
-    )
+    parser.add_argument("--half-life-days", type=float, default=ScoringConfig().half_life_days)
     parser.add_argument("--similarity", type=float, default=merge.similarity)
     parser.add_argument("--min-size", type=int, default=merge.min_cluster_size)
     parser.add_argument("--max-size", type=int, default=merge.max_cluster_size)
