@@ -31,6 +31,7 @@ BENCHES = (
     "bench_locomo",
     "bench_plugin",
     "bench_memory_bank",
+    "bench_vector_search",
     "bench_lifecycle",
     "bench_gemini",
 )
