@@ -8,7 +8,6 @@ Paths are accepted under `/v1beta1/` and `/v1/`, with the `projects/P/locations/
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -21,7 +20,7 @@ from adk_memory.emulator.memory_bank_state import (
     Json,
     MemoryBankState,
 )
-from adk_memory.emulator.wire import ApiError, pick
+from adk_memory.emulator.wire import ApiError, pick, read_json_object
 
 VERSIONS = ("v1", "v1beta1")
 _METHODS = ["GET", "POST", "PATCH", "DELETE"]
@@ -29,19 +28,6 @@ _METHODS = ["GET", "POST", "PATCH", "DELETE"]
 
 def _error(exc: ApiError) -> JSONResponse:
     return JSONResponse(error_body(exc.code, exc.message), status_code=exc.code)
-
-
-async def _body(request: Request) -> Json:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        body = json.loads(raw)
-    except ValueError as exc:
-        raise ApiError(400, f"invalid JSON body: {exc}") from exc
-    if not isinstance(body, dict):
-        raise ApiError(400, "request body must be a JSON object")
-    return body
 
 
 def _state(request: Request) -> MemoryBankState:
@@ -65,7 +51,7 @@ async def _collection(
     if request.method != "POST":
         raise ApiError(405, f"{request.method} not allowed on reasoningEngines")
     return state.create_engine(
-        project or DEFAULT_PROJECT, location or DEFAULT_LOCATION, await _body(request)
+        project or DEFAULT_PROJECT, location or DEFAULT_LOCATION, await read_json_object(request)
     )
 
 
@@ -84,9 +70,9 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
         if method == "GET":
             return state.get_engine(engine_id, project)
         if method == "PATCH":
-            return state.patch_engine(engine_id, project, await _body(request))
+            return state.patch_engine(engine_id, project, await read_json_object(request))
         if method == "DELETE":
-            body = await _body(request)
+            body = await read_json_object(request)
             force = bool(pick(body, "force")) or query.get("force") == "true"
             return state.delete_engine(engine_id, project, force)
         raise ApiError(405, f"{method} not allowed on a reasoning engine")
@@ -97,7 +83,7 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
         return state.get_operation(f"{engine['name']}/{'/'.join(tail)}")
 
     if head.startswith("memories:") and len(tail) == 1 and method == "POST":
-        body = await _body(request)
+        body = await read_json_object(request)
         verb = head.partition(":")[2]
         if verb == "retrieve":
             return await state.retrieve(engine_id, project, body)
@@ -135,21 +121,27 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
             )
         if method == "POST":
             return await state.create_memory(
-                engine_id, project, await _body(request), query.get("memoryId")
+                engine_id, project, await read_json_object(request), query.get("memoryId")
             )
         raise ApiError(405, f"{method} not allowed on memories")
 
     memory_id, _, verb = tail[1].partition(":")
     if verb:
         if verb == "rollback" and method == "POST" and len(tail) == 2:
-            return await state.rollback(engine_id, project, memory_id, await _body(request))
+            return await state.rollback(
+                engine_id, project, memory_id, await read_json_object(request)
+            )
         raise ApiError(404, f"unknown memory method {verb!r}")
     if len(tail) == 2:
         if method == "GET":
             return state.get_memory(engine_id, project, memory_id)
         if method == "PATCH":
             return await state.patch_memory(
-                engine_id, project, memory_id, await _body(request), query.get("updateMask")
+                engine_id,
+                project,
+                memory_id,
+                await read_json_object(request),
+                query.get("updateMask"),
             )
         if method == "DELETE":
             return state.delete_memory(engine_id, project, memory_id)

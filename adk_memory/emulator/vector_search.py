@@ -14,7 +14,6 @@ endpoint in one call. Server-wide faults (`/emulator/faults`) apply to every oth
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from pydantic import BaseModel, Field
 
 from adk_memory.emulator.faults import error_body
 from adk_memory.emulator.vector_search_state import Json, VectorSearchState
-from adk_memory.emulator.wire import ApiError
+from adk_memory.emulator.wire import ApiError, read_json_object
 
 VERSIONS = ("v1", "v1beta1")
 _PREFIX = "/{version}/projects/{project}/locations/{location}"
@@ -98,19 +97,6 @@ def _vs(request: Request) -> VectorSearchState:
     return state
 
 
-async def _body(request: Request) -> Json:
-    raw = await request.body()
-    if not raw:
-        return {}
-    try:
-        body = json.loads(raw)
-    except ValueError as exc:
-        raise ApiError(400, f"invalid JSON body: {exc}") from exc
-    if not isinstance(body, dict):
-        raise ApiError(400, "request body must be a JSON object")
-    return body
-
-
 def _type_prefix(version: str) -> str:
     if version not in VERSIONS:
         raise ApiError(404, f"unknown API version {version!r}")
@@ -128,7 +114,7 @@ async def _indexes(request: Request, version: str, parent: str) -> Json:
     prefix = _type_prefix(version)
     if request.method == "GET":
         return _vs(request).list_indexes(parent)
-    return _vs(request).create_index(parent, await _body(request), prefix)
+    return _vs(request).create_index(parent, await read_json_object(request), prefix)
 
 
 async def _index(request: Request, version: str, parent: str, rest: str) -> Json:
@@ -144,9 +130,9 @@ async def _index(request: Request, version: str, parent: str, rest: str) -> Json
     if not verb and request.method == "GET":
         return state.get_index(name)
     if request.method == "POST" and verb == "upsertDatapoints":
-        return state.upsert_datapoints(name, await _body(request))
+        return state.upsert_datapoints(name, await read_json_object(request))
     if request.method == "POST" and verb == "removeDatapoints":
-        return state.remove_datapoints(name, await _body(request))
+        return state.remove_datapoints(name, await read_json_object(request))
     raise ApiError(404, f"unsupported method {request.method} indexes/{rest}")
 
 
@@ -155,7 +141,9 @@ async def _endpoints(request: Request, version: str, parent: str) -> Json:
     state = _vs(request)
     if request.method == "GET":
         return {"indexEndpoints": [e for n, e in state.endpoints.items() if n.startswith(parent)]}
-    return state.create_endpoint(parent, await _body(request), prefix, request.url.netloc)
+    return state.create_endpoint(
+        parent, await read_json_object(request), prefix, request.url.netloc
+    )
 
 
 async def _endpoint(request: Request, version: str, parent: str, rest: str) -> Json:
@@ -172,7 +160,7 @@ async def _endpoint(request: Request, version: str, parent: str, rest: str) -> J
         return state.endpoint(name)
     if request.method != "POST":
         raise ApiError(404, f"unsupported method {request.method} indexEndpoints/{rest}")
-    body = await _body(request)
+    body = await read_json_object(request)
     if verb == "findNeighbors":
         return state.find_neighbors(name, body)
     if verb == "readIndexDatapoints":

@@ -8,9 +8,12 @@ data and must stay exactly as sent.
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
+
+from starlette.requests import Request
 
 _CAMEL_BOUNDARY = re.compile(r"_([a-z])")
 _DURATION = re.compile(r"^\s*(-?\d+(?:\.\d+)?)s\s*$")
@@ -112,3 +115,21 @@ def metadata_map(raw: Any) -> dict[str, dict[str, Any]]:
     if not isinstance(raw, dict):
         raise ApiError(400, "metadata must be an object")
     return {str(key): metadata_value(value) for key, value in raw.items()}
+
+
+async def read_json_object(request: Request) -> dict[str, Any]:
+    """A request's JSON body as an object ({} when empty).
+
+    Raises:
+        ApiError: 400 when the body is not a JSON object.
+    """
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise ApiError(400, f"invalid JSON body: {exc}") from exc
+    if not isinstance(body, dict):
+        raise ApiError(400, "request body must be a JSON object")
+    return body
