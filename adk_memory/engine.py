@@ -10,7 +10,7 @@ import asyncio
 import builtins
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
 import numpy as np
@@ -424,10 +424,10 @@ class MemoryEngine:
             names = self._names[scope] = [r.object for r in page.records if r.object]
         return names
 
-    def _spawn(self, work: object) -> None:
+    def _spawn(self, work: Awaitable[None]) -> None:
         async def runner() -> None:
             try:
-                await work  # type: ignore[misc]
+                await work
             except Exception:  # bookkeeping must never fail a recall
                 logger.warning("recording recall hits failed", exc_info=True)
 
