@@ -28,10 +28,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from adk_memory.consolidation import ConsolidationConfig, consolidate, source_event_ids
+from adk_memory.consolidation import (
+    ConsolidationConfig,
+    consolidate,
+    source_event_ids,
+    summary_sources,
+)
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.lifecycle_gc import GcConfig, collect_garbage
-from adk_memory.model import Status
+from adk_memory.local_extraction import normalize_value
+from adk_memory.model import Kind, MemoryRecord, Status
 from adk_memory.scoring import ScoringConfig
 from adk_memory.stores.sqlite import SqliteStore
 from adk_memory.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer
@@ -62,6 +68,11 @@ class Phase:
     recalls: dict[int, list[float]] = field(default_factory=dict)
     #: Source events cited by each of the top-10 memories (a summary cites its sources').
     cited_per_memory: list[int] = field(default_factory=list)
+    #: Recall@k counting only events whose words the returned text itself carries.
+    visible: dict[int, list[float]] = field(default_factory=dict)
+
+    def mean_visible(self, k: int) -> float:
+        return statistics.fmean(self.visible[k]) if self.visible.get(k) else 0.0
 
     def mean(self, k: int) -> float:
         return statistics.fmean(self.recalls[k]) if self.recalls.get(k) else 0.0
@@ -99,9 +110,36 @@ async def measure(
             scope, question.question, top_k=max(ks), now=conversation.last_date
         )
         cited = [await source_event_ids(engine, m.record) for m in ranked]
+        shown = [await visible_event_ids(engine, m.record) for m in ranked]
         phase.cited_per_memory += [len(c) for c in cited[:10]]
         for k in ks:
             phase.recalls.setdefault(k, []).append(recall_at_k(question.evidence, cited, k))
+            phase.visible.setdefault(k, []).append(recall_at_k(question.evidence, shown, k))
+
+
+async def visible_event_ids(engine: MemoryEngine, record: MemoryRecord) -> list[str]:
+    """The events a returned record really shows: its own, and for a summary those of the
+    sources whose statement its text contains (a summary cut at its length bound carries only
+    part of what it links)."""
+    text = normalize_value(record.text)
+    events = list(record.source.event_ids) if record.kind is not Kind.SUMMARY else []
+    frontier = list(summary_sources(record))
+    seen = {record.id}
+    while frontier:
+        source_id = frontier.pop(0)
+        if source_id in seen:
+            continue
+        seen.add(source_id)
+        source = await engine.store.get(source_id, record.scope)
+        if source is None:
+            continue
+        if source.kind is Kind.SUMMARY:
+            frontier += summary_sources(source)
+            continue
+        statement = normalize_value(source.text.partition(": ")[2] or source.text)
+        if statement and statement in text:
+            events += source.source.event_ids
+    return list(dict.fromkeys(events))
 
 
 async def run_conversation(
@@ -186,6 +224,15 @@ def render(totals: Totals, ks: Sequence[int], conversations: int, argv: Sequence
         ],
         *(
             [f"R@{k}", before.mean(k), after.mean(k), f"{after.mean(k) - before.mean(k):+.3f}"]
+            for k in ks
+        ),
+        *(
+            [
+                f"R@{k}, only evidence the returned text shows",
+                before.mean_visible(k),
+                after.mean_visible(k),
+                f"{after.mean_visible(k) - before.mean_visible(k):+.3f}",
+            ]
             for k in ks
         ),
     ]
