@@ -125,6 +125,9 @@ class LocalEmbedder:
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        if _local_model.cache_info().currsize == 0:
+            # Loading the model takes ~0.3 s: never on the event loop (it would stall a turn).
+            await asyncio.to_thread(_local_model)
         # A single short query is ~2 ms of CPU: a thread hop would cost more than it saves.
         if len(texts) == 1:
             return self.embed_sync(texts)
