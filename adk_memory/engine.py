@@ -208,7 +208,10 @@ class MemoryEngine:
             written: list[tuple[Fact, MemoryRecord]] = []
             for item, verdict, vector in zip(items, result.verdicts, vectors, strict=True):
                 verdict = self._within_batch(item.fact, sanitize_verdict(verdict, item), written)
-                outcome, record = await self._apply(scope, item.fact, verdict, vector)
+                # Targets are candidates or records of this batch: their valid_at is known.
+                known = {c.record.id: c.record for c in item.candidates}
+                known.update((r.id, r) for _, r in written)
+                outcome, record = await self._apply(scope, item.fact, verdict, vector, known)
                 outcomes.append(outcome)
                 if record is not None:
                     written.append((item.fact, record))
@@ -259,7 +262,12 @@ class MemoryEngine:
         return verdict
 
     async def _apply(
-        self, scope: Scope, fact: Fact, verdict: Verdict, vector: np.ndarray
+        self,
+        scope: Scope,
+        fact: Fact,
+        verdict: Verdict,
+        vector: np.ndarray,
+        known: dict[str, MemoryRecord],
     ) -> tuple[WriteOutcome, MemoryRecord | None]:
         if verdict.decision is Decision.NOOP:
             target = verdict.target_ids[0]
@@ -274,7 +282,7 @@ class MemoryEngine:
             fact, scope=scope, created_at=self.clock(), embedding=vector.tolist()
         )
         superseded: list[str] = []
-        newer = await self._newer_targets(scope, record, verdict)
+        newer = await self._newer_targets(scope, record, verdict, known)
         if newer is not None:
             # The "update" is older than what is known (a replayed or late-arriving
             # conversation): keep it as history behind the current value, never above it.
@@ -303,14 +311,18 @@ class MemoryEngine:
         )
 
     async def _newer_targets(
-        self, scope: Scope, record: MemoryRecord, verdict: Verdict
+        self,
+        scope: Scope,
+        record: MemoryRecord,
+        verdict: Verdict,
+        known: dict[str, MemoryRecord],
     ) -> MemoryRecord | None:
         """The newest REPLACE target that became true after the new fact, if any."""
         if verdict.decision is not Decision.REPLACE:
             return None
         newest: MemoryRecord | None = None
         for target_id in verdict.target_ids:
-            target = await self.store.get(target_id, scope)
+            target = known.get(target_id) or await self.store.get(target_id, scope)
             if (
                 target is not None
                 and target.valid_at > record.valid_at
