@@ -3,11 +3,14 @@
 Per scope, active facts of the configured kinds are re-embedded with the engine's embedder
 (stores do not return vectors) and grouped greedily: seeds in order of how many neighbours
 they have (cosine ≥ `similarity`), members added most similar first while they stay within
-`similarity` of every member (complete linkage), share the subject, and contradict no member
-(`local_classifier.relate` says REPLACE either way). Clusters of at least `min_cluster_size`
-are summarised by a `Summarizer`; the summary is a `kind=summary` record whose confidence is
-the sources' mean, whose `valid_at` is the newest source's, and whose events are the union
-(bounded) of theirs. Its `predicate` is `consolidates` and its `object` lists the source ids.
+`similarity` of every member (complete linkage), share the subject, contradict no member
+(`local_classifier.relate` says REPLACE either way), and their statements together still fit
+in one summary of the summariser's `max_chars`: a source is archived only into a summary that
+can carry what it said, so nothing a fact said is lost to a length cut. Clusters of at
+least `min_cluster_size` are summarised by a `Summarizer`; the summary is a `kind=summary`
+record whose confidence is the sources' mean, whose `valid_at` is the newest source's, and
+whose events are the union (bounded) of theirs. Its `predicate` is `consolidates` and its
+`object` lists the source ids.
 
 Hierarchy: facts are clustered until no new cluster forms, then summaries are clustered among
 themselves the same way (a summary of summaries), so one run reaches a fixed point and a
@@ -38,7 +41,7 @@ from adk_memory.engine import MemoryEngine
 from adk_memory.lifecycle_store import list_all, target_scopes
 from adk_memory.local_classifier import relate
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord, Scope, Source, Status, as_utc
-from adk_memory.summarizer import LocalSummarizer, Summarizer
+from adk_memory.summarizer import LocalSummarizer, Summarizer, full_summary_length
 
 #: The predicate of a summary record; its object lists the source ids.
 SUMMARY_PREDICATE = "consolidates"
@@ -146,9 +149,11 @@ def plan_clusters(
     vectors: np.ndarray,
     config: ConsolidationConfig,
     conflicts: Callable[[int, int], bool],
+    fits: Callable[[Sequence[int]], bool] = lambda members: True,
 ) -> list[list[int]]:
     """Deterministic greedy complete-linkage clusters (indexes into `records`), each ordered
-    most central first. Pure: the same input always gives the same clusters."""
+    most central first. A member joins only while `fits(members)` holds (its summary can
+    still carry every member). Pure: the same input always gives the same clusters."""
     n = len(records)
     if n < config.min_cluster_size:
         return []
@@ -160,14 +165,18 @@ def plan_clusters(
     taken = np.zeros(n, dtype=bool)
     clusters: list[list[int]] = []
     for seed in sorted(range(n), key=lambda i: (-int(degree[i]), i)):
-        if taken[seed] or degree[seed] < config.min_cluster_size - 1:
+        if taken[seed] or degree[seed] < config.min_cluster_size - 1 or not fits([seed]):
             continue
         members = [seed]
         neighbours = [int(j) for j in np.flatnonzero(linked[seed] & ~taken)]
         for j in sorted(neighbours, key=lambda j: (-float(sims[seed, j]), j)):
             if len(members) >= config.max_cluster_size:
                 break
-            if all(linked[j, m] for m in members) and not any(conflicts(j, m) for m in members):
+            if (
+                all(linked[j, m] for m in members)
+                and not any(conflicts(j, m) for m in members)
+                and fits([*members, j])
+            ):
                 members.append(j)
         if len(members) < config.min_cluster_size:
             continue
@@ -295,7 +304,9 @@ class _ScopeRun:
             vectors = await self._vectors(pool)
             leaves = [await self._leaves(r) for r in pool]
 
-            clusters = plan_clusters(pool, vectors, self.config, _conflicts(leaves))
+            clusters = plan_clusters(
+                pool, vectors, self.config, _conflicts(leaves), self._fits(pool)
+            )
             if not clusters:
                 break
             merged: set[str] = set()
@@ -307,6 +318,15 @@ class _ScopeRun:
                     produced.append(summary)
             pool = [r for r in pool if r.id not in merged]
         return pool, produced
+
+    def _fits(self, pool: Sequence[MemoryRecord]) -> Callable[[Sequence[int]], bool]:
+        """Whether one summary within the summariser's bound can carry all these members."""
+
+        def fits(members: Sequence[int]) -> bool:
+            records = [pool[i] for i in members]
+            return full_summary_length(records[0].subject, records) <= self.summarizer.max_chars
+
+        return fits
 
     async def _vectors(self, records: Sequence[MemoryRecord]) -> np.ndarray:
         missing = [r for r in records if r.id not in self.vectors]

@@ -21,7 +21,7 @@ from adk_memory.gemini_client import (
     generate_json,
     payload_prompt,
 )
-from adk_memory.local_extraction import normalize_value
+from adk_memory.local_extraction import normalize_value, split_sentences
 from adk_memory.model import Kind, MemoryRecord
 from adk_memory.slots import phrase_for
 
@@ -35,7 +35,11 @@ SUMMARIZE_TASK = "summarize_memories"
 
 @runtime_checkable
 class Summarizer(Protocol):
-    """Writes one summary sentence for a cluster of facts about one subject."""
+    """Writes one summary for a cluster of facts about one subject."""
+
+    #: Bound on the summary's length. Consolidation only forms clusters whose statements
+    #: all fit in it (`full_summary_length`), so a summary can carry every source.
+    max_chars: int
 
     async def summarize(self, subject: str, records: Sequence[MemoryRecord]) -> str:
         """Summarises `records`, given most central first. Returns non-empty text."""
@@ -47,14 +51,46 @@ def subject_label(subject: str) -> str:
     return subject.strip().title() or "User"
 
 
-def _statement(record: MemoryRecord) -> list[str]:
-    """The statements a record contributes: a slot as its phrase, a summary as its parts."""
+def _statements(record: MemoryRecord, label: str) -> list[str]:
+    """The statements a record contributes: a slot as its phrase, a summary as its parts, an
+    episode as its text without the subject's own "<Subject>: " prefix (the summary's label
+    already names the subject)."""
     if record.kind is Kind.SUMMARY:
         _, _, body = record.text.partition(": ")
         return [p.strip() for p in (body or record.text).rstrip(".").split("; ") if p.strip()]
     if record.kind is not Kind.EPISODIC and record.predicate and record.object:
         return [f"{phrase_for(record.predicate, record.polarity)} {record.object}"]
-    return [record.text.strip().rstrip(".!")]
+    text = record.text.strip()
+    if text.lower().startswith(f"{label.lower()}: "):
+        text = text[len(label) + 2 :]
+    return [text.rstrip(".!")]
+
+
+def distinct_statements(subject: str, records: Sequence[MemoryRecord]) -> list[str]:
+    """The statements of `records` in order, each sentence once (compared normalised): a
+    sentence repeated across the cluster ("Thanks, Mel!") is kept at its first occurrence,
+    and a statement whose every sentence came earlier adds nothing."""
+    label = subject_label(subject)
+    seen: set[str] = set()
+    statements: list[str] = []
+    for record in records:
+        for statement in _statements(record, label):
+            kept = []
+            for sentence in split_sentences(statement):
+                key = normalize_value(sentence)
+                if key and key not in seen:
+                    seen.add(key)
+                    kept.append(sentence)
+            if kept:
+                statements.append(" ".join(kept))
+    return statements
+
+
+def full_summary_length(subject: str, records: Sequence[MemoryRecord]) -> int:
+    """The length of the local summary that keeps every statement of `records`: what a
+    summary must hold to carry all of them."""
+    statements = distinct_statements(subject, records)
+    return len(subject_label(subject)) + 2 + len("; ".join(statements)) + 1
 
 
 class LocalSummarizer:
@@ -62,6 +98,8 @@ class LocalSummarizer:
 
     Statements are taken most central first, duplicates dropped, until `max_chars`; the
     first statement is always kept (cut with an ellipsis if it alone is too long).
+    Consolidation only forms clusters whose statements all fit (`full_summary_length`), so
+    in practice nothing is dropped; the bound guards direct callers.
     """
 
     def __init__(self, max_chars: int = SUMMARY_MAX_CHARS) -> None:
@@ -75,23 +113,17 @@ class LocalSummarizer:
     def summarize_sync(self, subject: str, records: Sequence[MemoryRecord]) -> str:
         label = f"{subject_label(subject)}: "
         budget = self.max_chars - len(label) - 1
-        seen: set[str] = set()
         chosen: list[str] = []
         used = 0
-        for record in records:
-            for statement in _statement(record):
-                key = normalize_value(statement)
-                if not key or key in seen:
-                    continue
-                cost = len(statement) + (2 if chosen else 0)
-                if not chosen and cost > budget:
-                    statement = statement[: budget - 1].rstrip() + "…"
-                    cost = len(statement)
-                if used + cost > budget:
-                    continue
-                seen.add(key)
-                chosen.append(statement)
-                used += cost
+        for statement in distinct_statements(subject, records):
+            cost = len(statement) + (2 if chosen else 0)
+            if not chosen and cost > budget:
+                statement = statement[: budget - 1].rstrip() + "…"
+                cost = len(statement)
+            if used + cost > budget:
+                continue
+            chosen.append(statement)
+            used += cost
         return label + "; ".join(chosen) + "."
 
 

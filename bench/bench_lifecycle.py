@@ -8,9 +8,17 @@ set to each session's date so records carry when they were seen. Recall hits are
 recorded: the benchmark's own questions must not protect the facts they ask about from GC.
 
 Before and after `collect_garbage` + `consolidate` (now = the last session's date), it counts
-the active records and measures evidence recall@k on categories 1–4. A recalled record counts
-the dialog ids of its `source.event_ids`; a summary counts those of every source it links
-(recursively), i.e. recall through the summaries' source links.
+the active records (and their characters) and measures evidence recall@k on categories 1–4.
+A recalled record counts the dialog ids of its `source.event_ids`; a summary counts those of
+every source it links (recursively), i.e. recall through the summaries' source links.
+
+Two stricter readings keep that honest, since a summary stands for several turns:
+- "only evidence the returned text shows": a summary is credited with a source only if every
+  sentence of the source appears in the summary's text;
+- "within the characters the top 10 had before": each question may read, after the jobs, only
+  as many characters of ranked memory text as its top 10 held before (a plain memory counts if
+  it fits whole, a summary for the sources whose sentences fit). This prices the longer texts
+  of summaries.
 
 Target: active records ≤ 50 % of before, recall@10 down by ≤ 2 points.
 """
@@ -36,7 +44,7 @@ from adk_memory.consolidation import (
 )
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.lifecycle_gc import GcConfig, collect_garbage
-from adk_memory.local_extraction import normalize_value
+from adk_memory.local_extraction import normalize_value, split_sentences
 from adk_memory.model import Kind, MemoryRecord, Status
 from adk_memory.scoring import ScoringConfig
 from adk_memory.stores.sqlite import SqliteStore
@@ -65,11 +73,16 @@ class Phase:
     """Figures of one measurement (before or after the lifecycle jobs)."""
 
     active: int = 0
+    active_chars: int = 0
     recalls: dict[int, list[float]] = field(default_factory=dict)
     #: Source events cited by each of the top-10 memories (a summary cites its sources').
     cited_per_memory: list[int] = field(default_factory=list)
     #: Recall@k counting only events whose words the returned text itself carries.
     visible: dict[int, list[float]] = field(default_factory=dict)
+    #: Characters of memory text in each question's top 10 (what a prompt would carry).
+    context_chars: list[int] = field(default_factory=list)
+    #: Recall when each question may read only as many characters as its top 10 had before.
+    equal_context: list[float] = field(default_factory=list)
 
     def mean_visible(self, k: int) -> float:
         return statistics.fmean(self.visible[k]) if self.visible.get(k) else 0.0
@@ -89,39 +102,72 @@ class Totals:
     seconds_lifecycle: float = 0.0
 
 
-async def active_count(engine: MemoryEngine, conversation: Conversation) -> int:
+async def active_size(engine: MemoryEngine, conversation: Conversation) -> tuple[int, int]:
+    """Active records of the conversation's scope, and the characters of their text."""
     scope = scope_for(conversation)
-    count, cursor = 0, None
+    count, chars, cursor = 0, 0, None
     while True:
         page = await engine.list(scope, statuses=[Status.ACTIVE], limit=1000, cursor=cursor)
         count += len(page.records)
+        chars += sum(len(r.text) for r in page.records)
         cursor = page.next_cursor
         if cursor is None:
-            return count
+            return count, chars
 
 
 async def measure(
-    engine: MemoryEngine, conversation: Conversation, ks: Sequence[int], phase: Phase
+    engine: MemoryEngine,
+    conversation: Conversation,
+    ks: Sequence[int],
+    phase: Phase,
+    budgets: Sequence[int] | None = None,
 ) -> None:
+    """Adds one conversation's figures to `phase`. With `budgets` (the character counts of
+    each question's top 10 before), it also measures recall at that equal context."""
     scope = scope_for(conversation)
-    phase.active += await active_count(engine, conversation)
-    for question in evaluable(conversation.questions):
+    active, chars = await active_size(engine, conversation)
+    phase.active += active
+    phase.active_chars += chars
+    for index, question in enumerate(evaluable(conversation.questions)):
         ranked = await engine.recall(
             scope, question.question, top_k=max(ks), now=conversation.last_date
         )
         cited = [await source_event_ids(engine, m.record) for m in ranked]
         shown = [await visible_event_ids(engine, m.record) for m in ranked]
         phase.cited_per_memory += [len(c) for c in cited[:10]]
+        phase.context_chars.append(sum(len(m.record.text) for m in ranked[:10]))
         for k in ks:
             phase.recalls.setdefault(k, []).append(recall_at_k(question.evidence, cited, k))
             phase.visible.setdefault(k, []).append(recall_at_k(question.evidence, shown, k))
+        if budgets is not None:
+            within = await events_within(engine, [m.record for m in ranked], budgets[index])
+            phase.equal_context.append(recall_at_k(question.evidence, [within], 1))
 
 
-async def visible_event_ids(engine: MemoryEngine, record: MemoryRecord) -> list[str]:
+async def events_within(
+    engine: MemoryEngine, ranked: Sequence[MemoryRecord], budget: int
+) -> list[str]:
+    """The events a reader sees in the first `budget` characters of the ranked texts: a
+    plain memory counts only if it fits whole, a summary for the statements that fit."""
+    events: list[str] = []
+    for record in ranked:
+        if budget <= 0:
+            break
+        text = record.text[:budget]
+        budget -= len(record.text)
+        if record.kind is Kind.SUMMARY:
+            events += await visible_event_ids(engine, record, text)
+        elif len(text) == len(record.text):
+            events += record.source.event_ids
+    return list(dict.fromkeys(events))
+
+
+async def visible_event_ids(
+    engine: MemoryEngine, record: MemoryRecord, shown: str | None = None
+) -> list[str]:
     """The events a returned record really shows: its own, and for a summary those of the
-    sources whose statement its text contains (a summary cut at its length bound carries only
-    part of what it links)."""
-    text = normalize_value(record.text)
+    sources whose statement its text (or the `shown` part of it) contains."""
+    text = f" {normalize_value(record.text if shown is None else shown)} "
     events = list(record.source.event_ids) if record.kind is not Kind.SUMMARY else []
     frontier = list(summary_sources(record))
     seen = {record.id}
@@ -136,8 +182,9 @@ async def visible_event_ids(engine: MemoryEngine, record: MemoryRecord) -> list[
         if source.kind is Kind.SUMMARY:
             frontier += summary_sources(source)
             continue
-        statement = normalize_value(source.text.partition(": ")[2] or source.text)
-        if statement and statement in text:
+        statement = source.text.partition(": ")[2] or source.text
+        sentences = [normalize_value(s) for s in split_sentences(statement)]
+        if sentences and all(f" {s} " in text for s in sentences):
             events += source.source.event_ids
     return list(dict.fromkeys(events))
 
@@ -186,7 +233,8 @@ async def run_conversation(
     totals.gc_archived += gc.archived_count
     totals.summaries += len(merged.summary_ids)
     totals.consolidated += merged.archived_count
-    await measure(engine, conversation, ks, totals.after)
+    budgets = totals.before.context_chars[-len(evaluable(conversation.questions)) :]
+    await measure(engine, conversation, ks, totals.after, budgets)
     print(
         f"  {conversation.sample_id}: active {totals.before.active} → {totals.after.active} so "
         f"far, R@10 {totals.before.mean(10):.3f} → {totals.after.mean(10):.3f}",
@@ -218,10 +266,22 @@ def render(totals: Totals, ks: Sequence[int], conversations: int, argv: Sequence
     rows: list[list[object]] = [
         ["active records", before.active, after.active, f"{ratio:.1%} of before"],
         [
+            "characters of active memory text",
+            before.active_chars,
+            after.active_chars,
+            f"{after.active_chars / max(before.active_chars, 1):.1%} of before",
+        ],
+        [
             "source events per returned memory (top 10)",
             f"{statistics.fmean(before.cited_per_memory or [0]):.2f}",
             f"{statistics.fmean(after.cited_per_memory or [0]):.2f}",
             "a summary is credited with every event its sources cite",
+        ],
+        [
+            "characters of memory text in the top 10",
+            f"{statistics.fmean(before.context_chars or [0]):.0f}",
+            f"{statistics.fmean(after.context_chars or [0]):.0f}",
+            "what a prompt carries",
         ],
         *(
             [f"R@{k}", before.mean(k), after.mean(k), f"{after.mean(k) - before.mean(k):+.3f}"]
@@ -236,6 +296,12 @@ def render(totals: Totals, ks: Sequence[int], conversations: int, argv: Sequence
             ]
             for k in ks
         ),
+        [
+            "recall within the characters the top 10 had before",
+            before.mean(10),
+            f"{statistics.fmean(after.equal_context or [0]):.3f}",
+            f"{statistics.fmean(after.equal_context or [0]) - before.mean(10):+.3f}",
+        ],
     ]
     size_ok = ratio <= TARGET_SIZE_RATIO
     recall_ok = drop <= TARGET_RECALL_DROP

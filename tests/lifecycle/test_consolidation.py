@@ -184,6 +184,36 @@ async def test_summaries_of_summaries(engine: MemoryEngine) -> None:
     assert len(await source_event_ids(engine, top)) == 9
 
 
+async def test_every_summary_carries_each_of_its_sources(engine: MemoryEngine) -> None:
+    texts = [f"I went hiking in the mountains with my friend number {i} today" for i in range(9)]
+    await engine.store.upsert([fact(t, days=i, event=f"e{i}") for i, t in enumerate(texts)])
+    config = ConsolidationConfig(similarity=0.45, min_cluster_size=2, max_cluster_size=9)
+
+    report = await consolidate(engine, SCOPE, config, NOW, summarizer=LocalSummarizer(160))
+
+    clusters = report.scopes[0].clusters
+    assert clusters and all(len(c.source_ids) < 9 for c in clusters)
+    for summary in await summaries(engine):
+        assert len(summary.text) <= 160
+        for source_id in summary_sources(summary):
+            source = await engine.store.get(source_id, SCOPE)
+            assert source is not None
+            if source.kind is Kind.EPISODIC:
+                assert source.text in summary.text
+
+
+async def test_sentences_repeated_across_a_cluster_appear_once() -> None:
+    records = [
+        fact("Caroline: Thanks, Mel! I painted a lake at sunrise.", subject="caroline"),
+        fact("Caroline: Thanks, Mel! The kids loved the pottery class.", subject="caroline"),
+    ]
+    text = await LocalSummarizer().summarize("caroline", records)
+
+    assert text == (
+        "Caroline: Thanks, Mel! I painted a lake at sunrise; The kids loved the pottery class."
+    )
+
+
 async def test_local_summarizer_is_bounded_and_readable() -> None:
     records = [fact(t) for t in HIKING] + [
         fact("User lives in Berlin.", kind=Kind.PROFILE, predicate="lives_in", obj="Berlin")
