@@ -44,6 +44,7 @@ from adk_memory.consolidation import (
 )
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.lifecycle_gc import GcConfig, collect_garbage
+from adk_memory.lifecycle_store import list_all
 from adk_memory.local_extraction import normalize_value, split_sentences
 from adk_memory.model import Kind, MemoryRecord, Status
 from adk_memory.scoring import ScoringConfig
@@ -104,15 +105,8 @@ class Totals:
 
 async def active_size(engine: MemoryEngine, conversation: Conversation) -> tuple[int, int]:
     """Active records of the conversation's scope, and the characters of their text."""
-    scope = scope_for(conversation)
-    count, chars, cursor = 0, 0, None
-    while True:
-        page = await engine.list(scope, statuses=[Status.ACTIVE], limit=1000, cursor=cursor)
-        count += len(page.records)
-        chars += sum(len(r.text) for r in page.records)
-        cursor = page.next_cursor
-        if cursor is None:
-            return count, chars
+    active = await list_all(engine, scope_for(conversation), [Status.ACTIVE])
+    return len(active), sum(len(r.text) for r in active)
 
 
 async def measure(
