@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from google.adk.memory.memory_entry import MemoryEntry
+from google.genai import types
 
 from adk_memory.model import parse_timestamp
 
@@ -36,6 +37,32 @@ def memory_text(entry: MemoryEntry) -> str:
 def neutralise(text: str) -> str:
     """Memory text made safe inside the block: one line, no markup."""
     return html.escape(" ".join(text.split()), quote=False)
+
+
+def fit_to_budget(entries: Sequence[MemoryEntry], max_chars: int | None) -> list[MemoryEntry]:
+    """The entries, best first, whose text fits in `max_chars` characters together (None: no
+    bound). One that does not fit is skipped so a shorter, lower-ranked one can still come in;
+    the first is cut with an ellipsis when it alone is too long, so a non-empty result never
+    becomes empty. Consolidation summaries are long; this bounds what a prompt pays for them."""
+    if max_chars is None:
+        return list(entries)
+    if max_chars < 1:
+        raise ValueError("max_chars must be at least 1")
+    kept: list[MemoryEntry] = []
+    used = 0
+    for entry in entries:
+        text = " ".join(memory_text(entry).split())
+        if not text:
+            continue
+        if not kept and len(text) > max_chars:
+            cut = text[: max_chars - 1].rstrip() + "…"
+            content = types.Content(role=entry.content.role, parts=[types.Part(text=cut)])
+            kept.append(entry.model_copy(update={"content": content}))
+            used = len(cut)
+        elif used + len(text) <= max_chars:
+            kept.append(entry)
+            used += len(text)
+    return kept
 
 
 def format_memory_block(entries: Sequence[MemoryEntry]) -> str | None:

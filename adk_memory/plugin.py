@@ -44,7 +44,7 @@ from pydantic import BaseModel
 from adk_memory.adk_events import event_text
 from adk_memory.autosave import SaveQueue
 from adk_memory.lifecycle_scheduler import LifecycleSchedule, LifecycleScheduler
-from adk_memory.memory_block import format_memory_block
+from adk_memory.memory_block import fit_to_budget, format_memory_block
 from adk_memory.service import AdkMemoryService
 
 logger = logging.getLogger("adk_memory.plugin")
@@ -113,6 +113,8 @@ class MemoryPlugin(BasePlugin):
         fresh_grace_s: With a standby result ready, how long the first model call still
             waits for this turn's own search before using the standby memories.
         top_k: Most memories injected per turn.
+        max_memory_chars: Bound on the characters of memory text injected per turn (None: no
+            bound). Memories are taken best first while they fit; see `fit_to_budget`.
         auto_save: Save each turn's new events to memory in the background.
         max_pending_saves: Sessions that may wait for a background save at once.
         debounce_s: Quiet time after a session's last turn before its events are saved.
@@ -130,6 +132,7 @@ class MemoryPlugin(BasePlugin):
         speculative_prefetch: bool = True,
         fresh_grace_s: float = 0.005,
         top_k: int = 5,
+        max_memory_chars: int | None = None,
         auto_save: bool = True,
         max_pending_saves: int = 256,
         debounce_s: float = 0.5,
@@ -141,6 +144,8 @@ class MemoryPlugin(BasePlugin):
             raise ValueError("prefetch_deadline_s must not be negative")
         if top_k < 1:
             raise ValueError("top_k must be at least 1")
+        if max_memory_chars is not None and max_memory_chars < 1:
+            raise ValueError("max_memory_chars must be at least 1")
         self.memory_service = memory_service
         if fresh_grace_s < 0:
             raise ValueError("fresh_grace_s must not be negative")
@@ -148,6 +153,7 @@ class MemoryPlugin(BasePlugin):
         self.speculative_prefetch = speculative_prefetch
         self.fresh_grace_s = fresh_grace_s
         self.top_k = top_k
+        self.max_memory_chars = max_memory_chars
         self.auto_save = auto_save
         self.close_timeout_s = close_timeout_s
         self.saves = SaveQueue(max_pending=max_pending_saves, debounce_s=debounce_s)
@@ -258,7 +264,7 @@ class MemoryPlugin(BasePlugin):
                 )
                 _annotate_span(_span_attributes(state, self.prefetch_deadline_s))
             return
-        memories = response.memories[: self.top_k]
+        memories = fit_to_budget(response.memories[: self.top_k], self.max_memory_chars)
         block = format_memory_block(memories)
         if block is not None:
             llm_request.append_instructions([block])

@@ -8,7 +8,9 @@ from google.genai import types
 from adk_memory.memory_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
+    fit_to_budget,
     format_memory_block,
+    memory_text,
     parse_memory_block,
 )
 
@@ -46,3 +48,21 @@ def test_no_text_no_block() -> None:
     assert format_memory_block([]) is None
     assert format_memory_block([entry("   ")]) is None
     assert parse_memory_block("no block here") == []
+
+
+def test_budget_keeps_best_first_memories_that_fit() -> None:
+    entries = [entry("a" * 30), entry("b" * 50), entry("c" * 15), entry("   "), entry("d" * 5)]
+
+    kept = [memory_text(e) for e in fit_to_budget(entries, 50)]
+
+    assert kept == ["a" * 30, "c" * 15, "d" * 5]
+    assert fit_to_budget(entries, None) == entries
+
+
+def test_budget_cuts_a_first_memory_that_alone_is_too_long() -> None:
+    long = entry("User: " + "hiking in the mountains; " * 20)
+
+    [cut] = fit_to_budget([long, entry("short")], 40)
+
+    assert memory_text(cut).endswith("…") and len(memory_text(cut)) == 40
+    assert cut.timestamp == long.timestamp

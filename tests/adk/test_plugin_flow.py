@@ -9,7 +9,7 @@ import pytest
 from google.adk.memory.memory_entry import MemoryEntry
 from google.genai import types
 
-from adk_memory.memory_block import BLOCK_CLOSE, BLOCK_OPEN
+from adk_memory.memory_block import BLOCK_CLOSE, BLOCK_OPEN, parse_memory_block
 from adk_memory.model import Scope
 from adk_memory.plugin import MemoryPlugin
 from adk_memory.service import AdkMemoryService
@@ -57,6 +57,23 @@ async def test_one_search_per_invocation_and_one_block_per_model_call(store_uri:
     assert all(system_instruction(r).count(BLOCK_OPEN) == 1 for r in app.llm.requests)
     assert "allergic to peanuts" in turn.reply
     assert [(m.memories_injected, m.injected_from) for m in app.plugin.metrics] == [(1, "fresh")]
+
+
+async def test_memory_text_per_turn_stays_within_the_budget(store_uri: str) -> None:
+    service = AdkMemoryService(store_uri=store_uri)
+    await remember(service, "I am allergic to peanuts.", "I am allergic to cats and to dogs.")
+    plugin = MemoryPlugin(service, auto_save=False, speculative_prefetch=False, max_memory_chars=40)
+    app = Harness(service, plugin)
+    try:
+        session = await app.new_session()
+        await app.turn(session, "What am I allergic to?")
+    finally:
+        await app.close()
+        await service.close()
+
+    [memories] = {tuple(parse_memory_block(system_instruction(r))) for r in app.llm.requests}
+    assert len(memories) == 1 and len(memories[0].partition("] ")[2]) <= 40
+    assert [m.memories_injected for m in plugin.metrics] == [1]
 
 
 async def test_standby_search_lets_the_next_turn_skip_the_wait(store_uri: str) -> None:
