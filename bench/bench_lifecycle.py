@@ -243,7 +243,8 @@ async def run_benchmark(
     with tempfile.TemporaryDirectory(prefix="adkmem-lifecycle-") as tmp:
         store = await SqliteStore(Path(tmp) / "locomo.db").open()
         clock = SessionClock(conversations[0].sessions[0].date)
-        engine = MemoryEngine(store, config=EngineConfig(record_hits=False), clock=clock)
+        config = EngineConfig(record_hits=False, recall_through_summaries=not args.active_only)
+        engine = MemoryEngine(store, config=config, clock=clock)
         try:
             for conversation in conversations:
                 await run_conversation(engine, clock, conversation, args, ks, totals)
@@ -339,6 +340,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--min-size", type=int, default=merge.min_cluster_size)
     parser.add_argument("--max-size", type=int, default=merge.max_cluster_size)
     parser.add_argument("--max-chars", type=int, default=SUMMARY_MAX_CHARS)
+    parser.add_argument(
+        "--active-only",
+        action="store_true",
+        help="match queries against active records only "
+        "(EngineConfig.recall_through_summaries=False): summaries must be found by their own "
+        "text, archived sources take no part in recall",
+    )
     return parser.parse_args(argv)
 
 
