@@ -441,7 +441,8 @@ async def detach_sources(
     engine: MemoryEngine, scope: Scope, restored: Sequence[MemoryRecord]
 ) -> None:
     """Removes restored records from the source lists of the summaries they were merged into,
-    so a later run does not archive them again as an interrupted cluster."""
+    so a later run does not archive them again as an interrupted cluster. A summary left with
+    no source is archived: restoring all of a cluster undoes its consolidation."""
     by_summary: dict[str, set[str]] = {}
     for record in restored:
         if record.consolidated_into:
@@ -454,3 +455,6 @@ async def detach_sources(
         await engine.store.upsert(
             [summary.model_copy(update={"object": " ".join(kept), "embedding": None})]
         )
+        if not kept and summary.status is Status.ACTIVE:
+            # Every source is back on its own: the summary would only repeat them.
+            await engine.store.set_status(scope, [summary_id], Status.ARCHIVED)

@@ -53,7 +53,8 @@ async def restore(engine: MemoryEngine, scope: Scope, ids: Sequence[str]) -> lis
 
     A fact archived while superseded returns to `superseded` (its successor still holds);
     any other returns to `active`. A consolidated source is detached from its summary, so a
-    later consolidation does not archive it again; the summary itself stays.
+    later consolidation does not archive it again; the summary stays until every one of its
+    sources is restored, then it is archived (the consolidation is undone).
     """
     wanted = list(dict.fromkeys(ids))
     async with engine.scope_lock(scope):

@@ -171,6 +171,19 @@ async def test_restored_source_is_detached_and_stays_active(engine: MemoryEngine
     assert all(source.id not in summary_sources(s) for s in await summaries(engine))
 
 
+async def test_restoring_every_source_undoes_the_consolidation(engine: MemoryEngine) -> None:
+    await seed(engine)
+    report = await consolidate(engine, SCOPE, CONFIG, NOW)
+    cluster = report.scopes[0].clusters[0]
+
+    assert sorted(await restore(engine, SCOPE, cluster.source_ids)) == sorted(cluster.source_ids)
+
+    assert await statuses(engine, [cluster.summary_id]) == [Status.ARCHIVED]
+    assert await statuses(engine, cluster.source_ids) == [Status.ACTIVE] * len(cluster.source_ids)
+    recalled = await engine.recall(SCOPE, cluster.text, top_k=10, now=NOW)
+    assert cluster.summary_id not in {m.record.id for m in recalled}
+
+
 async def test_summaries_of_summaries(engine: MemoryEngine) -> None:
     texts = [f"I went hiking in the mountains with friend number {i}" for i in range(9)]
     await engine.store.upsert([fact(t, days=i, event=f"e{i}") for i, t in enumerate(texts)])
