@@ -29,7 +29,12 @@ from adk_memory.lifecycle import restore
 from adk_memory.lifecycle_gc import GcConfig, GcReport, collect_garbage
 from adk_memory.lifecycle_store import target_scopes
 from adk_memory.model import Kind, Scope, parse_timestamp
-from adk_memory.summarizer import GeminiSummarizer, LocalSummarizer, Summarizer
+from adk_memory.summarizer import (
+    SUMMARY_MAX_CHARS,
+    GeminiSummarizer,
+    LocalSummarizer,
+    Summarizer,
+)
 
 T = TypeVar("T")
 R = TypeVar("R", GcReport, ConsolidationReport)
@@ -270,7 +275,14 @@ def _summarizer(choice: str, max_chars: int) -> Summarizer:
     show_default=True,
     help="Who writes summaries (auto: Gemini when configured).",
 )
-@click.option("--max-chars", type=click.IntRange(40, 4000), default=400, show_default=True)
+@click.option(
+    "--max-chars",
+    type=click.IntRange(40, 4000),
+    default=SUMMARY_MAX_CHARS,
+    show_default=True,
+    help="Longest summary. A cluster grows only while its summary can carry every member's "
+    "statement, so a lower bound means shorter summaries and fewer merges.",
+)
 @click.pass_context
 def consolidate_command(
     ctx: click.Context,
