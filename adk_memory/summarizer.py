@@ -86,11 +86,15 @@ def distinct_statements(subject: str, records: Sequence[MemoryRecord]) -> list[s
     return statements
 
 
+def compose_summary(subject: str, statements: Sequence[str]) -> str:
+    """The local summary's form: "<Subject>: <statement>; <statement>."."""
+    return f"{subject_label(subject)}: " + "; ".join(statements) + "."
+
+
 def full_summary_length(subject: str, records: Sequence[MemoryRecord]) -> int:
     """The length of the local summary that keeps every statement of `records`: what a
     summary must hold to carry all of them."""
-    statements = distinct_statements(subject, records)
-    return len(subject_label(subject)) + 2 + len("; ".join(statements)) + 1
+    return len(compose_summary(subject, distinct_statements(subject, records)))
 
 
 class LocalSummarizer:
@@ -111,8 +115,7 @@ class LocalSummarizer:
         return self.summarize_sync(subject, records)
 
     def summarize_sync(self, subject: str, records: Sequence[MemoryRecord]) -> str:
-        label = f"{subject_label(subject)}: "
-        budget = self.max_chars - len(label) - 1
+        budget = self.max_chars - len(compose_summary(subject, []))
         chosen: list[str] = []
         used = 0
         for statement in distinct_statements(subject, records):
@@ -124,7 +127,7 @@ class LocalSummarizer:
                 continue
             chosen.append(statement)
             used += cost
-        return label + "; ".join(chosen) + "."
+        return compose_summary(subject, chosen)
 
 
 class SummaryReply(BaseModel):
