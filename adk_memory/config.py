@@ -11,7 +11,7 @@ import platformdirs
 from pydantic import BaseModel, Field, ValidationError
 
 from adk_memory.errors import ConfigError
-from adk_memory.scoring import ScoringConfig
+from adk_memory.retrieval.scoring import ScoringConfig
 
 ENV_STORE = "ADK_MEMORY_STORE"
 ENV_LLM = "ADK_MEMORY_LLM"

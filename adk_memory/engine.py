@@ -16,11 +16,11 @@ from datetime import datetime
 import numpy as np
 from pydantic import BaseModel, Field
 
-from adk_memory.embedding import Embedder, LocalEmbedder
+from adk_memory.embedding.base import Embedder
+from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.errors import InvalidInputError, NotFoundError
-from adk_memory.extraction import FactExtractor, Usage
-from adk_memory.local_classifier import LocalClassifier, relate
-from adk_memory.local_extraction import LocalExtractor
+from adk_memory.extraction.base import FactExtractor, Usage
+from adk_memory.extraction.local import LocalExtractor
 from adk_memory.model import (
     Decision,
     Fact,
@@ -38,13 +38,15 @@ from adk_memory.model import (
     clean_text,
     utcnow,
 )
-from adk_memory.reconcile import (
+from adk_memory.reconcile.base import (
     Candidate,
     ContradictionClassifier,
     ReconcileItem,
     sanitize_verdict,
 )
-from adk_memory.scoring import ScoringConfig, rerank
+from adk_memory.reconcile.local import LocalClassifier
+from adk_memory.reconcile.rules import relate
+from adk_memory.retrieval.scoring import ScoringConfig, rerank
 from adk_memory.stores.base import ListFilter, MemoryStore, Page, SearchHit
 
 logger = logging.getLogger("adk_memory")

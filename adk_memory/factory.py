@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from adk_memory.config import Settings
 from adk_memory.engine import EngineConfig, MemoryEngine
-from adk_memory.extraction import FactExtractor
-from adk_memory.gemini_client import LlmBackend, llm_backend_from_env
-from adk_memory.reconcile import ContradictionClassifier
-from adk_memory.scoring import ScoringConfig
-from adk_memory.uri import open_store
+from adk_memory.extraction.base import FactExtractor
+from adk_memory.google_api.gemini import LlmBackend, llm_backend_from_env
+from adk_memory.reconcile.base import ContradictionClassifier
+from adk_memory.retrieval.scoring import ScoringConfig
+from adk_memory.stores.uri import open_store
 
 
 def engine_config(settings: Settings) -> EngineConfig:
@@ -29,9 +29,9 @@ def models(settings: Settings) -> tuple[FactExtractor | None, ContradictionClass
     """The extractor and classifier the settings select (None: the engine's local default)."""
     if llm_backend(settings) is not LlmBackend.GEMINI:
         return None, None
-    from adk_memory.gemini_classifier import GeminiClassifier
-    from adk_memory.gemini_client import GeminiSettings, build_client
-    from adk_memory.gemini_extraction import GeminiExtractor
+    from adk_memory.extraction.gemini import GeminiExtractor
+    from adk_memory.google_api.gemini import GeminiSettings, build_client
+    from adk_memory.reconcile.gemini import GeminiClassifier
 
     client, gemini = build_client(), GeminiSettings.from_env()
     return GeminiExtractor(client, settings=gemini), GeminiClassifier(client, settings=gemini)

@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from adk_memory.config import Settings
-from adk_memory.emulator import EmulatorServer
 from adk_memory.engine import MemoryEngine
 from adk_memory.factory import engine_config, models
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.sqlite.store import SqliteStore
+from adk_memory.testing.emulator import EmulatorServer
 from bench.bench_locomo import scope_for, session_events
 from bench.locomo import load_locomo
 

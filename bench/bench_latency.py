@@ -31,12 +31,12 @@ from pathlib import Path
 
 import numpy as np
 
-from adk_memory.embedding import LocalEmbedder
+from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.model import InputEvent, Kind, MemoryRecord, Scope, Source, Status
-from adk_memory.scoring import rerank
-from adk_memory.stores.sqlite import SqliteStore
-from adk_memory.stores.vector_index import ANN_MIN_ROWS, ScopeVectorIndex
+from adk_memory.retrieval.scoring import rerank
+from adk_memory.stores.sqlite.store import SqliteStore
+from adk_memory.stores.sqlite.vector_index import ANN_MIN_ROWS, ScopeVectorIndex
 from bench import synthetic
 from bench.report import RESULTS_DIR, command_line, machine, percentile_ms, table
 

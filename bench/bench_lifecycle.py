@@ -36,20 +36,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from adk_memory.consolidation import (
+from adk_memory.engine import EngineConfig, MemoryEngine
+from adk_memory.extraction.local import normalize_value, split_sentences
+from adk_memory.lifecycle.consolidation import (
     ConsolidationConfig,
     consolidate,
     source_event_ids,
     summary_sources,
 )
-from adk_memory.engine import EngineConfig, MemoryEngine
-from adk_memory.lifecycle_gc import GcConfig, collect_garbage
-from adk_memory.lifecycle_store import list_all
-from adk_memory.local_extraction import normalize_value, split_sentences
+from adk_memory.lifecycle.gc import GcConfig, collect_garbage
+from adk_memory.lifecycle.paging import list_all
+from adk_memory.lifecycle.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer
 from adk_memory.model import Kind, MemoryRecord, Status
-from adk_memory.scoring import ScoringConfig
-from adk_memory.stores.sqlite import SqliteStore
-from adk_memory.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer
+from adk_memory.retrieval.scoring import ScoringConfig
+from adk_memory.stores.sqlite.store import SqliteStore
 from bench.bench_locomo import scope_for, session_events
 from bench.locomo import Conversation, evaluable, load_locomo, recall_at_k
 from bench.report import command_line, machine, table

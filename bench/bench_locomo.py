@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from adk_memory.engine import EngineConfig, MemoryEngine
-from adk_memory.extraction import FactExtractor
+from adk_memory.extraction.base import FactExtractor
 from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.sqlite.store import SqliteStore
 from bench.locomo import (
     CATEGORY_NAMES,
     RECALL_CATEGORIES,

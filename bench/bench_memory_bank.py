@@ -22,13 +22,13 @@ from pathlib import Path
 
 import httpx
 
-from adk_memory.embedding import LocalEmbedder
-from adk_memory.emulator import EmulatorServer, FaultConfig
+from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.model import MemoryRecord, Scope
-from adk_memory.scoring import ScoringConfig, rerank
+from adk_memory.retrieval.scoring import ScoringConfig, rerank
 from adk_memory.stores.base import MemoryStore
-from adk_memory.stores.memory_bank import MemoryBankStore
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.memory_bank.store import MemoryBankStore
+from adk_memory.stores.sqlite.store import SqliteStore
+from adk_memory.testing.emulator import EmulatorServer, FaultConfig
 
 SCOPE = Scope(app_name="bench", user_id="u1")
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -140,7 +140,7 @@ async def _main(args: argparse.Namespace) -> None:
             )
         engine = created.json()["name"]
         os.environ["GOOGLE_VERTEX_BASE_URL"] = server.base_url
-        from adk_memory.stores.memory_bank import build_client
+        from adk_memory.stores.memory_bank.store import build_client
 
         store = MemoryBankStore(
             engine,

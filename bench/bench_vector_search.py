@@ -24,15 +24,15 @@ from pathlib import Path
 
 import numpy as np
 
-from adk_memory.embedding import LocalEmbedder
-from adk_memory.emulator import EmulatorServer, FaultConfig
-from adk_memory.emulator.vector_search import EnsureRequest, ensure_deployment
+from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.model import MemoryRecord, Scope
-from adk_memory.scoring import ScoringConfig, rerank
+from adk_memory.retrieval.scoring import ScoringConfig, rerank
 from adk_memory.stores.base import MemoryStore
-from adk_memory.stores.sqlite import SqliteStore
-from adk_memory.stores.vector_search import VectorSearchStore, build_clients
-from adk_memory.stores.vector_search_docs import DocumentStore
+from adk_memory.stores.sqlite.store import SqliteStore
+from adk_memory.stores.vector_search.documents import DocumentStore
+from adk_memory.stores.vector_search.store import VectorSearchStore, build_clients
+from adk_memory.testing.emulator import EmulatorServer, FaultConfig
+from adk_memory.testing.emulator.vector_search import EnsureRequest, ensure_deployment
 from bench import synthetic
 from bench.report import command_line, machine, percentile_ms, table
 

@@ -25,14 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
-from adk_memory.embedding import LocalEmbedder
+from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.engine import EngineConfig, MemoryEngine
-from adk_memory.extraction import ExtractionResult, FactExtractor
-from adk_memory.local_extraction import LocalExtractor, display_name
+from adk_memory.extraction.base import ExtractionResult, FactExtractor
+from adk_memory.extraction.local import LocalExtractor, display_name
 from adk_memory.model import Fact, InputEvent, Kind, Source
-from adk_memory.scoring import ScoringConfig, decay_factor, score_hit
+from adk_memory.retrieval.scoring import ScoringConfig, decay_factor, score_hit
 from adk_memory.stores.base import SearchHit
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.sqlite.store import SqliteStore
 from bench.bench_locomo import IngestStats, ingest_conversation, scope_for
 from bench.locomo import (
     CATEGORY_NAMES,

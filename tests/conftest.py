@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from adk_memory.engine import MemoryEngine
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import FixedClock
 
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
-from adk_memory.embedding import LocalEmbedder
+from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

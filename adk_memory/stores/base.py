@@ -2,7 +2,7 @@
 
 Stores persist and search records; they never call models. Every method is scoped: a store
 must never return, change or delete a record of another scope, whatever ids it is given.
-The contract suite in `tests/contract/` states this behaviour for every backend.
+The contract suite in `tests/stores/contract/` states this behaviour for every backend.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from google.adk.apps import App
 from google.adk.models.base_llm import BaseLlm
 from google.adk.tools.load_memory_tool import load_memory_tool
 
-from adk_memory.plugin import MemoryPlugin
-from adk_memory.scripted_llm import ScriptedLlm
+from adk_memory.adk.plugin import MemoryPlugin
+from adk_memory.testing.scripted_llm import ScriptedLlm
 
 DEFAULT_MODEL = "gemini-2.5-flash"
 

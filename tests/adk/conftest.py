@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from adk_memory.service import AdkMemoryService
+from adk_memory.adk.service import AdkMemoryService
 
 
 @pytest.fixture

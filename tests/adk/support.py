@@ -17,11 +17,11 @@ from google.adk.sessions import InMemorySessionService
 from google.adk.tools.load_memory_tool import load_memory_tool
 from google.genai import types
 
-from adk_memory.memory_block import BLOCK_OPEN
+from adk_memory.adk.memory_block import BLOCK_OPEN
+from adk_memory.adk.plugin import MemoryPlugin
+from adk_memory.adk.service import AdkMemoryService
 from adk_memory.model import IngestResult
-from adk_memory.plugin import MemoryPlugin
-from adk_memory.scripted_llm import ScriptedLlm
-from adk_memory.service import AdkMemoryService
+from adk_memory.testing.scripted_llm import ScriptedLlm
 
 APP = "memtest"
 USER = "alice"

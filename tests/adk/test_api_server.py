@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from adk_memory.model import Scope
-from adk_memory.uri import open_store
+from adk_memory.stores.uri import open_store
 
 REPO = Path(__file__).resolve().parents[2]
 ADK = Path(sys.executable).with_name("adk")

@@ -10,7 +10,7 @@ from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemor
 from google.adk.sessions.session import Session
 from google.genai import types
 
-from adk_memory.autosave import SaveQueue
+from adk_memory.adk.autosave import SaveQueue
 
 
 class ListMemoryService(BaseMemoryService):

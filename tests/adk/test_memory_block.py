@@ -5,7 +5,7 @@ from __future__ import annotations
 from google.adk.memory.memory_entry import MemoryEntry
 from google.genai import types
 
-from adk_memory.memory_block import (
+from adk_memory.adk.memory_block import (
     BLOCK_CLOSE,
     BLOCK_OPEN,
     fit_to_budget,

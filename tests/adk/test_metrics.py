@@ -8,8 +8,8 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from adk_memory.plugin import MemoryPlugin
-from adk_memory.service import AdkMemoryService
+from adk_memory.adk.plugin import MemoryPlugin
+from adk_memory.adk.service import AdkMemoryService
 from tests.adk.support import Harness
 from tests.adk.test_plugin_flow import remember
 

@@ -9,10 +9,10 @@ import pytest
 from google.adk.memory.memory_entry import MemoryEntry
 from google.genai import types
 
-from adk_memory.memory_block import BLOCK_CLOSE, BLOCK_OPEN, parse_memory_block
+from adk_memory.adk.memory_block import BLOCK_CLOSE, BLOCK_OPEN, parse_memory_block
+from adk_memory.adk.plugin import MemoryPlugin
+from adk_memory.adk.service import AdkMemoryService
 from adk_memory.model import Scope
-from adk_memory.plugin import MemoryPlugin
-from adk_memory.service import AdkMemoryService
 from tests.adk.support import (
     APP,
     USER,
@@ -129,7 +129,7 @@ async def test_slow_backend_past_the_deadline_does_not_delay_the_turn(
     try:
         session = await app.new_session()
         await app.turn(session, "warm up")  # first-use costs (ADK, model load) off the clock
-        with caplog.at_level(logging.WARNING, logger="adk_memory.plugin"):
+        with caplog.at_level(logging.WARNING, logger="adk_memory.adk.plugin"):
             turn = await app.turn(session, "Where do I live?")
     finally:
         await app.close()
@@ -175,7 +175,7 @@ async def test_failing_backend_does_not_fail_the_turn(
     app = Harness(service, plugin)
     try:
         session = await app.new_session()
-        with caplog.at_level(logging.WARNING, logger="adk_memory.plugin"):
+        with caplog.at_level(logging.WARNING, logger="adk_memory.adk.plugin"):
             turn = await app.turn(session, "I live in Berlin.")
             await plugin.flush()
     finally:
@@ -263,8 +263,8 @@ async def test_plugin_without_service_uses_the_runners_memory_service(
     service: AdkMemoryService,
 ) -> None:
     await remember(service, "I live in Berlin.")
-    # What `--extra_plugins adk_memory.plugin.MemoryPlugin` builds.
-    plugin = MemoryPlugin(name="adk_memory.plugin.MemoryPlugin", debounce_s=0)
+    # What `--extra_plugins adk_memory.adk.plugin.MemoryPlugin` builds.
+    plugin = MemoryPlugin(name="adk_memory.adk.plugin.MemoryPlugin", debounce_s=0)
     app = Harness(service, plugin)
     try:
         session = await app.new_session()
@@ -291,7 +291,7 @@ async def test_no_memory_service_at_all_is_harmless() -> None:
 
 
 async def test_lifecycle_jobs_run_in_the_background_when_enabled(store_uri: str) -> None:
-    from adk_memory.lifecycle_scheduler import LifecycleSchedule
+    from adk_memory.lifecycle.scheduler import LifecycleSchedule
 
     service = AdkMemoryService(store_uri=store_uri)
     schedule = LifecycleSchedule(enabled=True, interval_seconds=0.05, initial_delay_seconds=0)

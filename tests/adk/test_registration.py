@@ -10,9 +10,9 @@ import pytest
 from google.adk.cli import service_registry
 from google.adk.cli.service_registry import ServiceRegistry
 
-from adk_memory.adk import memory_service_factory, register_schemes
-from adk_memory.service import AdkMemoryService
-from adk_memory.uri import known_schemes
+from adk_memory.adk.registry import memory_service_factory, register_schemes
+from adk_memory.adk.service import AdkMemoryService
+from adk_memory.stores.uri import known_schemes
 
 AGENTS = Path(__file__).resolve().parents[2] / "agents"
 SAMPLE_URIS = {

@@ -12,7 +12,7 @@ import numpy as np
 from adk_memory.engine import MemoryEngine
 from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status
 from adk_memory.stores.base import ListFilter, Page, SearchHit
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import T0, vector
 
 SCOPE = Scope(app_name="app", user_id="alice")

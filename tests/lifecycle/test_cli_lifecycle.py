@@ -11,8 +11,8 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from adk_memory.cli import cli
-from adk_memory.cli_lifecycle import LIFECYCLE_COMMANDS
+from adk_memory.cli.lifecycle import LIFECYCLE_COMMANDS
+from adk_memory.cli.main import cli
 from adk_memory.config import Settings
 
 Invoke = Callable[..., Result]

@@ -7,7 +7,7 @@ import asyncio
 from adk_memory.engine import MemoryEngine
 from adk_memory.lifecycle import ConsolidationConfig, GcConfig, collect_garbage, consolidate
 from adk_memory.model import ScoredMemory, Status
-from adk_memory.scoring import ScoringConfig
+from adk_memory.retrieval.scoring import ScoringConfig
 from tests.lifecycle.support import SCOPE, at, fact
 
 TOPICS = ["hiking trip", "pottery class", "jazz concert", "sourdough bread", "chess club"]

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 
-from adk_memory.consolidation import contradicts, plan_clusters, summary_sources
 from adk_memory.engine import MemoryEngine
 from adk_memory.lifecycle import (
     ConsolidationConfig,
@@ -15,9 +14,10 @@ from adk_memory.lifecycle import (
     restore,
     source_event_ids,
 )
+from adk_memory.lifecycle.consolidation import contradicts, plan_clusters, summary_sources
 from adk_memory.model import Kind, MemoryRecord, Status
 from adk_memory.stores.base import MemoryStore
-from adk_memory.stores.sqlite import SqliteStore
+from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import FixedClock
 from tests.lifecycle.support import SCOPE, CrashingStore, at, fact, snapshot, statuses
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from adk_memory.engine import MemoryEngine
 from adk_memory.lifecycle import GcConfig, collect_garbage, restore
 from adk_memory.model import Kind, MemoryRecord, Status
-from adk_memory.scoring import ScoringConfig
+from adk_memory.retrieval.scoring import ScoringConfig
 from tests.lifecycle.support import SCOPE, at, fact, snapshot, statuses
 
 #: Episodic facts halve every 90 days; profile facts never decay.

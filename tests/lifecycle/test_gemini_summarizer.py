@@ -9,9 +9,10 @@ import pytest
 from google import genai
 from google.genai import types
 
-from adk_memory.emulator import EmulatorServer
-from adk_memory.gemini_client import GeminiSettings, RetryPolicy
-from adk_memory.summarizer import GeminiSummarizer, LocalSummarizer, Summarizer
+from adk_memory.google_api.gemini import GeminiSettings, RetryPolicy
+from adk_memory.lifecycle.gemini_summarizer import GeminiSummarizer
+from adk_memory.lifecycle.summarizer import LocalSummarizer, Summarizer
+from adk_memory.testing.emulator import EmulatorServer
 from tests.lifecycle.support import fact
 
 RECORDS = [fact("I went hiking in the mountains last weekend"), fact("I love hiking")]

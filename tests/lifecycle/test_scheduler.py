@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from adk_memory.engine import MemoryEngine
-from adk_memory.lifecycle_scheduler import LifecycleSchedule, LifecycleScheduler
+from adk_memory.lifecycle.scheduler import LifecycleSchedule, LifecycleScheduler
 from adk_memory.model import Status
 from tests.lifecycle.support import SCOPE, fact
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from adk_memory.cli import cli
-from adk_memory.emulator import EmulatorServer
-from tests.memory_bank.support import new_engine
+from adk_memory.cli.main import cli
+from adk_memory.testing.emulator import EmulatorServer
+from tests.stores.memory_bank.support import new_engine
+from tests.stores.vector_search.support import LOCATION, PROJECT, new_deployment
 from tests.terraform.test_terraform import module
-from tests.vector_search.support import LOCATION, PROJECT, new_deployment
 
 
 @pytest.fixture(scope="module")

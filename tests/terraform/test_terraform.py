@@ -18,7 +18,7 @@ from typing import Any
 import hcl2
 import pytest
 
-from adk_memory.uri import parse_store_uri
+from adk_memory.stores.uri import parse_store_uri
 
 TERRAFORM_DIR = Path(__file__).resolve().parents[2] / "terraform"
 MODULE_DIR = TERRAFORM_DIR / "modules" / "adk_memory"

@@ -1,0 +1,1 @@
+"""`adk-memory`: the command line. `main` is the console script's entry point."""

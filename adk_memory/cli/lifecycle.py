@@ -1,0 +1,387 @@
+"""`adk-memory gc | consolidate | restore`: the lifecycle jobs on the command line.
+
+The commands read the store from the main group's context (`--store` / `ADK_MEMORY_STORE`)
+and are attached to it with `cli.add_command(...)`. This module does not import
+`adk_memory.cli.main`, so the main group can import it without a cycle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, TypeVar
+
+import click
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from adk_memory.config import Settings
+from adk_memory.engine import MemoryEngine
+from adk_memory.errors import AdkMemoryError
+from adk_memory.factory import open_engine
+from adk_memory.google_api.gemini import LlmBackend, llm_backend_from_env
+from adk_memory.lifecycle.consolidation import ConsolidationConfig, ConsolidationReport, consolidate
+from adk_memory.lifecycle.gc import GcConfig, GcReport, collect_garbage
+from adk_memory.lifecycle.paging import target_scopes
+from adk_memory.lifecycle.restore import restore
+from adk_memory.lifecycle.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer, Summarizer
+from adk_memory.model import Kind, Scope, parse_timestamp
+
+T = TypeVar("T")
+R = TypeVar("R", GcReport, ConsolidationReport)
+
+console = Console()
+
+
+def _parse_now(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return parse_timestamp(value)
+    except AdkMemoryError as exc:
+        raise click.BadParameter(str(exc)) from exc
+
+
+def _optional_days(_ctx: click.Context, param: click.Parameter, value: str) -> float | None:
+    if value.strip().lower() in ("none", "off", "never"):
+        return None
+    try:
+        days = float(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a number of days or 'none'") from None
+    if days < 0:
+        raise click.BadParameter("must not be negative")
+    return days
+
+
+def _run_with_engine(ctx: click.Context, body: Callable[[MemoryEngine], Awaitable[T]]) -> T:
+    obj = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
+
+    async def main() -> T:
+        settings = obj.get("settings") or Settings.from_env()
+        engine = await open_engine(obj.get("store"), settings=settings)
+        try:
+            return await body(engine)
+        finally:
+            await engine.close()
+
+    try:
+        return asyncio.run(main())
+    except AdkMemoryError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _scope(app_name: str | None, user_id: str | None) -> Scope | None:
+    if (app_name is None) != (user_id is None):
+        raise click.UsageError("give both --app and --user, or neither (= every scope)")
+    if app_name is None or user_id is None:
+        return None
+    return Scope(app_name=app_name, user_id=user_id)
+
+
+def _emit_json(report: BaseModel, **totals: Any) -> None:
+    value = {**report.model_dump(mode="json"), **totals}
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+async def _over_scopes(
+    engine: MemoryEngine,
+    scope: Scope | None,
+    label: str,
+    quiet: bool,
+    job: Callable[[Scope], Awaitable[R]],
+) -> list[R]:
+    """Runs a job scope by scope under a progress bar (on stderr, so --json stays clean)."""
+    scopes = await target_scopes(engine, scope)
+    reports: list[R] = []
+    with Progress(console=Console(stderr=True), transient=True, disable=quiet) as progress:
+        task = progress.add_task(label, total=len(scopes))
+        for target in scopes:
+            reports.append(await job(target))
+            progress.advance(task)
+    return reports
+
+
+scope_options = [
+    click.option("--app", "app_name", default=None, help="ADK app name (default: every scope)."),
+    click.option("--user", "user_id", default=None, help="User id (default: every scope)."),
+]
+
+
+def _with_optional_scope(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(scope_options):
+        fn = option(fn)
+    return fn
+
+
+common_options = [
+    click.option("--dry-run", is_flag=True, help="Report what would change; change nothing."),
+    click.option("--now", callback=_parse_now, help="Reference time (ISO-8601; default now)."),
+    click.option("--json", "as_json", is_flag=True, help="Print JSON."),
+]
+
+
+def _with_common(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(common_options):
+        fn = option(fn)
+    return fn
+
+
+@click.command(name="gc")
+@_with_optional_scope
+@_with_common
+@click.option(
+    "--s-min",
+    type=click.FloatRange(0.0, 1.0),
+    default=GcConfig().s_min,
+    show_default=True,
+    help="Archive facts whose decayed score (confidence × decay) is below this.",
+)
+@click.option(
+    "--sessions",
+    type=click.IntRange(1),
+    default=GcConfig().sessions_without_hit,
+    show_default=True,
+    help="...and that were not recalled in this many recent sessions.",
+)
+@click.option(
+    "--retention-days",
+    default="90",
+    show_default=True,
+    callback=_optional_days,
+    help="Archive superseded facts this many days after their successor ('none' = keep).",
+)
+@click.option(
+    "--half-life-days",
+    type=click.FloatRange(min=0.0, min_open=True),
+    default=None,
+    help="Decay half-life for kinds without their own (default: the engine's setting).",
+)
+@click.pass_context
+def gc_command(
+    ctx: click.Context,
+    app_name: str | None,
+    user_id: str | None,
+    dry_run: bool,
+    now: datetime | None,
+    as_json: bool,
+    s_min: float,
+    sessions: int,
+    retention_days: float | None,
+    half_life_days: float | None,
+) -> None:
+    """Archive faded facts nobody recalls, and old superseded facts (restorable).
+
+    \b
+    Example:
+      adk-memory gc --dry-run
+      adk-memory gc --app shop --user alice --s-min 0.2 --sessions 10 --json
+    """
+    scope = _scope(app_name, user_id)
+
+    async def body(engine: MemoryEngine) -> GcReport:
+        scoring = engine.config.scoring
+        if half_life_days is not None:
+            scoring = scoring.model_copy(update={"half_life_days": half_life_days})
+        config = GcConfig(
+            s_min=s_min,
+            sessions_without_hit=sessions,
+            superseded_retention_days=retention_days,
+            scoring=scoring,
+        )
+        at = now or engine.clock()
+
+        async def job(target: Scope) -> GcReport:
+            return await collect_garbage(engine, target, config, at, dry_run)
+
+        parts = await _over_scopes(engine, scope, "collecting garbage", as_json, job)
+        return GcReport(dry_run=dry_run, now=at, scopes=[s for p in parts for s in p.scopes])
+
+    report = _run_with_engine(ctx, body)
+    if as_json:
+        _emit_json(report, archived_count=report.archived_count)
+        return
+    verb = "would archive" if dry_run else "archived"
+    table = Table(title=f"gc ({'dry run, ' if dry_run else ''}now {report.now.isoformat()})")
+    for column in ("scope", "records", "sessions", f"{verb}: faded", f"{verb}: superseded"):
+        table.add_column(column)
+    for s in report.scopes:
+        table.add_row(
+            f"{s.app_name}/{s.user_id}",
+            str(s.examined),
+            str(s.sessions),
+            str(len(s.faded)),
+            str(len(s.expired)),
+        )
+    console.print(table)
+    console.print(f"{verb} {report.archived_count} memories")
+
+
+def _summarizer(choice: str, max_chars: int) -> Summarizer:
+    if choice == "gemini" or (choice == "auto" and llm_backend_from_env() is LlmBackend.GEMINI):
+        from adk_memory.lifecycle.gemini_summarizer import GeminiSummarizer
+
+        return GeminiSummarizer(max_chars=max_chars)
+    return LocalSummarizer(max_chars)
+
+
+@click.command(name="consolidate")
+@_with_optional_scope
+@_with_common
+@click.option(
+    "--similarity",
+    type=click.FloatRange(-1.0, 1.0),
+    default=ConsolidationConfig().similarity,
+    show_default=True,
+    help="Cosine every two facts of a cluster reach at least.",
+)
+@click.option(
+    "--min-size",
+    type=click.IntRange(2),
+    default=ConsolidationConfig().min_cluster_size,
+    show_default=True,
+    help="Smallest cluster that is summarised.",
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(2, 64),
+    default=ConsolidationConfig().max_cluster_size,
+    show_default=True,
+    help="Largest cluster one summary stands for.",
+)
+@click.option(
+    "--min-age-days",
+    type=click.FloatRange(0.0),
+    default=0.0,
+    show_default=True,
+    help="Leave facts younger than this alone.",
+)
+@click.option(
+    "--include-slots",
+    is_flag=True,
+    help="Also merge profile and preference facts (later updates then cannot supersede them).",
+)
+@click.option(
+    "--summarizer",
+    type=click.Choice(["auto", "local", "gemini"]),
+    default="auto",
+    show_default=True,
+    help="Who writes summaries (auto: Gemini when configured).",
+)
+@click.option(
+    "--max-chars",
+    type=click.IntRange(40, 4000),
+    default=SUMMARY_MAX_CHARS,
+    show_default=True,
+    help="Longest summary. A cluster grows only while its summary can carry every member's "
+    "statement, so a lower bound means shorter summaries and fewer merges.",
+)
+@click.pass_context
+def consolidate_command(
+    ctx: click.Context,
+    app_name: str | None,
+    user_id: str | None,
+    dry_run: bool,
+    now: datetime | None,
+    as_json: bool,
+    similarity: float,
+    min_size: int,
+    max_size: int,
+    min_age_days: float,
+    include_slots: bool,
+    summarizer: str,
+    max_chars: int,
+) -> None:
+    """Merge clusters of related facts into summaries that link their (archived) sources.
+
+    \b
+    Example:
+      adk-memory consolidate --dry-run
+      adk-memory consolidate --app shop --user alice --similarity 0.55 --min-size 3 --json
+    """
+    scope = _scope(app_name, user_id)
+    if min_size > max_size:
+        raise click.UsageError("--min-size must not exceed --max-size")
+    kinds = [Kind.EPISODIC, Kind.SUMMARY]
+    if include_slots:
+        kinds += [Kind.PROFILE, Kind.PREFERENCE]
+    config = ConsolidationConfig(
+        similarity=similarity,
+        min_cluster_size=min_size,
+        max_cluster_size=max_size,
+        min_age_days=min_age_days,
+        kinds=kinds,
+    )
+    writer = _summarizer(summarizer, max_chars)
+
+    async def body(engine: MemoryEngine) -> ConsolidationReport:
+        at = now or engine.clock()
+
+        async def job(target: Scope) -> ConsolidationReport:
+            return await consolidate(engine, target, config, at, dry_run, summarizer=writer)
+
+        parts = await _over_scopes(engine, scope, "consolidating", as_json, job)
+        return ConsolidationReport(
+            dry_run=dry_run, now=at, scopes=[s for p in parts for s in p.scopes]
+        )
+
+    report = _run_with_engine(ctx, body)
+    if as_json:
+        _emit_json(
+            report, summary_count=len(report.summary_ids), archived_count=report.archived_count
+        )
+        return
+    table = Table(title=f"consolidate{' (dry run)' if dry_run else ''}")
+    for column in ("scope", "summary", "level", "sources", "text"):
+        table.add_column(column, overflow="fold")
+    for s in report.scopes:
+        for c in s.clusters:
+            table.add_row(
+                f"{s.app_name}/{s.user_id}",
+                c.summary_id[:12],
+                str(c.level),
+                str(len(c.source_ids)),
+                c.text,
+            )
+    console.print(table)
+    completed = sum(len(s.completed) for s in report.scopes)
+    verb = "would write" if dry_run else "wrote"
+    console.print(
+        f"{verb} {len(report.summary_ids)} summaries over {report.archived_count - completed} "
+        f"sources; {completed} sources of an interrupted run archived"
+    )
+
+
+@click.command(name="restore")
+@click.option("--app", "app_name", required=True, help="ADK app name (the memory scope).")
+@click.option("--user", "user_id", required=True, help="User id (the memory scope).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.argument("memory_ids", nargs=-1, required=True)
+@click.pass_context
+def restore_command(
+    ctx: click.Context, app_name: str, user_id: str, as_json: bool, memory_ids: tuple[str, ...]
+) -> None:
+    """Bring archived memories back (superseded ones return to the history).
+
+    \b
+    Example:
+      adk-memory restore --app shop --user alice 3f2c9a... 8d1e07...
+    """
+    scope = Scope(app_name=app_name, user_id=user_id)
+    restored = _run_with_engine(ctx, lambda engine: restore(engine, scope, memory_ids))
+    if as_json:
+        click.echo(json.dumps({"restored": restored}, indent=2))
+        return
+    for memory_id in restored:
+        console.print(f"restored {memory_id}")
+    skipped = [i for i in memory_ids if i not in set(restored)]
+    if skipped:
+        console.print(f"not archived in {scope} (left as is): {', '.join(skipped)}")
+
+
+#: The commands to attach to the main group: `for c in LIFECYCLE_COMMANDS: cli.add_command(c)`.
+LIFECYCLE_COMMANDS = (gc_command, consolidate_command, restore_command)

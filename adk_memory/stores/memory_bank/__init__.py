@@ -1,0 +1,1 @@
+"""stores/memory_bank"""

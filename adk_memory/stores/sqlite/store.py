@@ -1,0 +1,656 @@
+"""The embedded default store: one SQLite file (WAL), vectors as float32 blobs, exact search on
+a per-scope in-memory matrix, FTS5 for lexical candidates.
+
+Every database call runs on one worker thread that owns the connection, so the event loop
+never blocks on disk. The in-memory indexes follow the file through a change counter
+(`seq`): before each search the store reads the rows (and tombstones) of that scope changed
+since it last looked, so writes by other processes sharing the file are seen too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from adk_memory.errors import BackendError, ConfigError, InvalidInputError
+from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status
+from adk_memory.stores.base import ListFilter, Page, SearchHit
+from adk_memory.stores.sqlite.schema import migrate
+from adk_memory.stores.sqlite.vector_index import ScopeVectorIndex
+from adk_memory.stores.uri import StoreUri
+
+T = TypeVar("T")
+
+_COLUMNS = (
+    "rowid, id, app_name, user_id, text, subject, predicate, object, polarity, confidence, kind, "
+    "author, valid_at, created_at, status, superseded_by, consolidated_into, session_id, "
+    "event_ids, hits, last_accessed_at"
+)
+#: How many times deeper than k the lexical query ranks, to score dense candidates too.
+LEXICAL_DEPTH = 4
+#: Most documents one lexical query may have to score (see `_within_budget`).
+LEXICAL_DOC_BUDGET = 2_000
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Words that carry no topic: matching them lexically only adds noise to the candidates.
+_STOPWORDS = frozenset(
+    (
+        "a an and are as at be been but by can could did do does doing for from had has have how i "
+        "if in into is it its me my of on or our she he her him his so that the their them they "
+        "this to was we were what when where which who whom why will with would you your yours "
+        "about after before did does any some than then there these those too very just also not "
+        "no "
+        "yes"
+    ).split()
+)
+
+
+def _ts(value: datetime | None) -> float | None:
+    return None if value is None else value.timestamp()
+
+
+def _dt(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, UTC)
+
+
+def _dt_required(value: float) -> datetime:
+    return datetime.fromtimestamp(value, UTC)
+
+
+def _fts_terms(text: str) -> list[str]:
+    terms = [w.lower() for w in _WORD.findall(text)]
+    return [t for t in dict.fromkeys(terms) if t not in _STOPWORDS and len(t) > 1][:64]
+
+
+def _stem_guesses(term: str) -> list[str]:
+    """Forms the porter tokenizer may have indexed a query word under ("eating" → "eat",
+    "birthday" → "birthdai"): enough to estimate how many documents a word matches."""
+    guesses = [term]
+    for suffix, replacement in (("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("y", "i")):
+        if term.endswith(suffix) and len(term) - len(suffix) >= 3:
+            guesses.append(term[: -len(suffix)] + replacement)
+    return guesses
+
+
+def _within_budget(frequencies: Sequence[tuple[str, int]], budget: int) -> list[str]:
+    """The rarest terms whose postings add up to at most `budget` documents (always at least
+    the rarest): bm25 scores every matching document, and the most frequent terms cost the
+    most work while carrying the least weight (lowest IDF)."""
+    kept: list[str] = []
+    total = 0
+    for term, docs in sorted(frequencies, key=lambda td: td[1]):
+        if kept and total + docs > budget:
+            break
+        kept.append(term)
+        total += docs
+    return kept
+
+
+def lexical_scores(
+    ranked: Sequence[tuple[int, float]], k: int, dense_rowids: Iterable[int]
+) -> dict[int, float]:
+    """bm25 relevance scaled so the best match of this search is 1, for the top-k lexical
+    matches and for the dense candidates found deeper in the ranking (`LEXICAL_DEPTH`·k);
+    a dense candidate ranked lower gets 0, which at that depth is what its bm25 rounds to."""
+    if not ranked or ranked[0][1] <= 0:
+        return {}
+    best = ranked[0][1]
+    wanted = set(dense_rowids)
+    return {
+        rowid: max(score, 0.0) / best
+        for rank, (rowid, score) in enumerate(ranked)
+        if rank < k or rowid in wanted
+    }
+
+
+class SqliteStore:
+    """`MemoryStore` on one SQLite file."""
+
+    max_search_k = 10_000
+
+    def __init__(self, path: str | Path, *, busy_timeout_s: float = 30.0) -> None:
+        self.path = Path(path)
+        self._busy_timeout_s = busy_timeout_s
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="adkmem-sqlite")
+        self._conn: sqlite3.Connection | None = None
+        # A second, read-only connection on its own thread runs the lexical query while the
+        # store thread does the dense search: both release the GIL, so they overlap.
+        self._lexical_executor = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="adkmem-sqlite-fts"
+        )
+        self._lexical_local = threading.local()
+        self._indexes: dict[tuple[str, str], ScopeVectorIndex] = {}
+        self._dimension: int | None = None
+        self._closed = False
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    async def open(self) -> SqliteStore:
+        await self._run(self._open)
+        return self
+
+    def _open(self) -> None:
+        if str(self.path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=self._busy_timeout_s,
+                isolation_level=None,
+                check_same_thread=True,
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            raise ConfigError(f"cannot open memory database {self.path}: {exc}") from exc
+        self._conn = conn
+        row = conn.execute("SELECT value FROM meta WHERE key='dimension'").fetchone()
+        self._dimension = int(row[0]) if row else None
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._closed:
+            raise BackendError("store is closed")
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, fn, *args)
+        except sqlite3.OperationalError as exc:
+            raise BackendError(f"sqlite: {exc}") from exc
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise BackendError("store is not open")
+        return self._conn
+
+    def _transaction(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._db
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            result = body(conn)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return result
+
+    def _next_seq(self, conn: sqlite3.Connection) -> int:
+        conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq'")
+        return int(conn.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0])
+
+    def _check_dimension(self, conn: sqlite3.Connection, records: Sequence[MemoryRecord]) -> None:
+        for record in records:
+            if record.embedding is None:
+                exists = conn.execute(
+                    "SELECT 1 FROM memories WHERE id = ? AND embedding IS NOT NULL", (record.id,)
+                ).fetchone()
+                if exists is None:
+                    raise InvalidInputError(f"new record {record.id} has no embedding")
+                continue
+            dim = len(record.embedding)
+            if self._dimension is None:
+                conn.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES ('dimension', ?)", (str(dim),)
+                )
+                self._dimension = dim
+            elif dim != self._dimension:
+                raise InvalidInputError(
+                    f"embedding has {dim} dimensions; this store holds {self._dimension}-d vectors"
+                )
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def _write_records(self, conn: sqlite3.Connection, records: Sequence[MemoryRecord]) -> None:
+        self._check_dimension(conn, records)
+        seq = self._next_seq(conn)
+        for r in records:
+            params = (
+                r.id,
+                r.scope.app_name,
+                r.scope.user_id,
+                r.text,
+                r.subject,
+                r.predicate,
+                r.object,
+                int(r.polarity),
+                r.confidence,
+                r.kind.value,
+                r.author,
+                _ts(r.valid_at),
+                _ts(r.created_at),
+                r.status.value,
+                r.superseded_by,
+                r.consolidated_into,
+                r.source.session_id,
+                json.dumps(r.source.event_ids),
+                r.hits,
+                _ts(r.last_accessed_at),
+                None if r.embedding is None else np.asarray(r.embedding, np.float32).tobytes(),
+                seq,
+            )
+            existing = conn.execute(
+                "SELECT app_name, user_id FROM memories WHERE id = ?", (r.id,)
+            ).fetchone()
+            if existing is not None and tuple(existing) != (r.scope.app_name, r.scope.user_id):
+                raise InvalidInputError(f"memory {r.id} belongs to another scope")
+            conn.execute(
+                """INSERT INTO memories (id, app_name, user_id, text, subject, predicate, object,
+                    polarity, confidence, kind, author, valid_at, created_at, status,
+                    superseded_by, consolidated_into, session_id, event_ids, hits,
+                    last_accessed_at, embedding, seq)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                   ON CONFLICT (id) DO UPDATE SET text=excluded.text, subject=excluded.subject,
+                    predicate=excluded.predicate, object=excluded.object,
+                    polarity=excluded.polarity, confidence=excluded.confidence,
+                    kind=excluded.kind, author=excluded.author, valid_at=excluded.valid_at,
+                    created_at=excluded.created_at, status=excluded.status,
+                    superseded_by=excluded.superseded_by,
+                    consolidated_into=excluded.consolidated_into,
+                    session_id=excluded.session_id, event_ids=excluded.event_ids,
+                    hits=excluded.hits, last_accessed_at=excluded.last_accessed_at,
+                    embedding=COALESCE(excluded.embedding, memories.embedding),
+                    seq=excluded.seq""",
+                params,
+            )
+
+    async def upsert(self, records: Sequence[MemoryRecord]) -> None:
+        if records:
+            await self._run(self._transaction, lambda c: self._write_records(c, records))
+
+    async def replace(self, new: MemoryRecord, superseded_ids: Sequence[str]) -> list[str]:
+        def body(conn: sqlite3.Connection) -> list[str]:
+            self._write_records(conn, [new])
+            return self._set_status_rows(
+                conn,
+                new.scope,
+                superseded_ids,
+                Status.SUPERSEDED,
+                only_from=Status.ACTIVE,
+                superseded_by=new.id,
+            )
+
+        return await self._run(self._transaction, body)
+
+    def _set_status_rows(
+        self,
+        conn: sqlite3.Connection,
+        scope: Scope,
+        ids: Sequence[str],
+        status: Status,
+        *,
+        only_from: Status | None = None,
+        superseded_by: str | None = None,
+        consolidated_into: str | None = None,
+    ) -> list[str]:
+        if not ids:
+            return []
+        seq = self._next_seq(conn)
+        changed: list[str] = []
+        for memory_id in dict.fromkeys(ids):
+            sets = ["status = ?", "seq = ?"]
+            params: list[Any] = [status.value, seq]
+            if status is Status.SUPERSEDED:
+                sets.append("superseded_by = ?")
+                params.append(superseded_by)
+            if status is Status.ACTIVE:
+                sets += ["superseded_by = NULL", "consolidated_into = NULL"]
+            if consolidated_into is not None:
+                sets.append("consolidated_into = ?")
+                params.append(consolidated_into)
+            where = "id = ? AND app_name = ? AND user_id = ? AND status != ?"
+            params += [memory_id, scope.app_name, scope.user_id, status.value]
+            if only_from is not None:
+                where += " AND status = ?"
+                params.append(only_from.value)
+            cursor = conn.execute(f"UPDATE memories SET {', '.join(sets)} WHERE {where}", params)
+            if cursor.rowcount:
+                changed.append(memory_id)
+        return changed
+
+    async def set_status(
+        self,
+        scope: Scope,
+        ids: Sequence[str],
+        status: Status,
+        *,
+        consolidated_into: str | None = None,
+    ) -> list[str]:
+        return await self._run(
+            self._transaction,
+            lambda c: self._set_status_rows(
+                c, scope, ids, status, consolidated_into=consolidated_into
+            ),
+        )
+
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+        def body(conn: sqlite3.Connection) -> list[str]:
+            seq = self._next_seq(conn)
+            deleted: list[str] = []
+            for memory_id in dict.fromkeys(ids):
+                row = conn.execute(
+                    "DELETE FROM memories WHERE id = ? AND app_name = ? AND user_id = ? "
+                    "RETURNING rowid",
+                    (memory_id, scope.app_name, scope.user_id),
+                ).fetchone()
+                if row is not None:
+                    deleted.append(memory_id)
+                    conn.execute(
+                        "INSERT INTO tombstones (app_name, user_id, id, row, seq) "
+                        "VALUES (?,?,?,?,?)",
+                        (scope.app_name, scope.user_id, memory_id, row[0], seq),
+                    )
+            return deleted
+
+        return await self._run(self._transaction, body)
+
+    async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
+        # Hits change no vector or status, so they do not bump `seq` (no index resync).
+        def body(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "UPDATE memories SET hits = hits + 1, last_accessed_at = ? "
+                "WHERE id = ? AND app_name = ? AND user_id = ?",
+                [(at.timestamp(), i, scope.app_name, scope.user_id) for i in ids],
+            )
+
+        if ids:
+            await self._run(self._transaction, body)
+
+    async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
+        def body() -> set[str]:
+            seen: set[str] = set()
+            ids = list(dict.fromkeys(event_ids))
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT event_id FROM seen_events WHERE app_name = ? AND user_id = ? "
+                    f"AND event_id IN ({marks})",
+                    (scope.app_name, scope.user_id, *chunk),
+                )
+                seen.update(r[0] for r in rows)
+            return seen
+
+        return await self._run(body) if event_ids else set()
+
+    async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
+        def body(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT OR IGNORE INTO seen_events (app_name, user_id, event_id) VALUES (?,?,?)",
+                [(scope.app_name, scope.user_id, e) for e in event_ids],
+            )
+
+        if event_ids:
+            await self._run(self._transaction, body)
+
+    # -- reads ------------------------------------------------------------------------------
+
+    def _record(self, row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord:
+        return MemoryRecord(
+            id=row[1],
+            scope=Scope(app_name=row[2], user_id=row[3]),
+            text=row[4],
+            subject=row[5],
+            predicate=row[6],
+            object=row[7],
+            polarity=bool(row[8]),
+            confidence=row[9],
+            kind=Kind(row[10]),
+            author=row[11],
+            valid_at=_dt_required(row[12]),
+            created_at=_dt_required(row[13]),
+            status=Status(row[14]),
+            superseded_by=row[15],
+            consolidated_into=row[16],
+            source=Source(session_id=row[17], event_ids=json.loads(row[18])),
+            hits=row[19],
+            last_accessed_at=_dt(row[20]),
+        )
+
+    async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
+        def body() -> MemoryRecord | None:
+            row = self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            record = self._record(row)
+            if scope is not None and record.scope != scope:
+                return None
+            return record
+
+        return await self._run(body)
+
+    async def list(
+        self,
+        scope: Scope,
+        *,
+        filters: ListFilter | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page:
+        if limit <= 0:
+            raise InvalidInputError("limit must be positive")
+        try:
+            after = int(cursor) if cursor else 0
+        except ValueError as exc:
+            raise InvalidInputError(f"bad cursor {cursor!r}") from exc
+        filters = filters or ListFilter()
+
+        def body() -> Page:
+            where = ["app_name = ?", "user_id = ?", "rowid > ?"]
+            params: list[Any] = [scope.app_name, scope.user_id, after]
+            if filters.statuses:
+                where.append(f"status IN ({','.join('?' * len(filters.statuses))})")
+                params += [s.value for s in filters.statuses]
+            for column in ("subject", "predicate", "superseded_by", "consolidated_into"):
+                value = getattr(filters, column)
+                if value is not None:
+                    where.append(f"{column} = ?")
+                    params.append(value)
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE {' AND '.join(where)} "
+                f"ORDER BY rowid LIMIT ?",
+                (*params, limit + 1),
+            ).fetchall()
+            more = len(rows) > limit
+            rows = rows[:limit]
+            return Page(
+                records=[self._record(r) for r in rows],
+                next_cursor=str(rows[-1][0]) if more else None,
+            )
+
+        return await self._run(body)
+
+    async def scopes(self) -> builtins.list[Scope]:
+        def body() -> builtins.list[Scope]:
+            rows = self._db.execute(
+                "SELECT DISTINCT app_name, user_id FROM memories ORDER BY app_name, user_id"
+            )
+            return [Scope(app_name=a, user_id=u) for a, u in rows]
+
+        return await self._run(body)
+
+    def _sync_index(self, scope: Scope) -> ScopeVectorIndex | None:
+        key = (scope.app_name, scope.user_id)
+        index = self._indexes.get(key)
+        if index is None:
+            if self._dimension is None:
+                row = self._db.execute("SELECT value FROM meta WHERE key='dimension'").fetchone()
+                if row is None:
+                    return None
+                self._dimension = int(row[0])
+            index = self._indexes[key] = ScopeVectorIndex(self._dimension)
+        rows = self._db.execute(
+            "SELECT rowid, status, embedding, seq FROM memories "
+            "WHERE app_name = ? AND user_id = ? AND seq > ?",
+            (*key, index.seq),
+        ).fetchall()
+        dead = self._db.execute(
+            "SELECT row, seq FROM tombstones WHERE app_name = ? AND user_id = ? AND seq > ?",
+            (*key, index.seq),
+        ).fetchall()
+        top = index.seq
+        for rowid, status, blob, seq in rows:
+            index.put(rowid, np.frombuffer(blob, dtype=np.float32), Status(status))
+            top = max(top, seq)
+        index.remove(row for row, _ in dead)
+        top = max([top, *(seq for _, seq in dead)])
+        index.seq = top
+        return index
+
+    async def search(
+        self,
+        scope: Scope,
+        *,
+        vector: np.ndarray,
+        query: str | None = None,
+        k: int,
+        statuses: Sequence[Status] = (Status.ACTIVE,),
+    ) -> builtins.list[SearchHit]:
+        if k <= 0:
+            return []
+        k = min(k, self.max_search_k)
+        query_vector = np.asarray(vector, dtype=np.float32).reshape(-1)
+
+        def body() -> builtins.list[SearchHit]:
+            index = self._sync_index(scope)
+            if index is None:
+                return []
+            if query_vector.shape[0] != index.dimension:
+                raise InvalidInputError(
+                    f"query vector has {query_vector.shape[0]} dimensions; store holds "
+                    f"{index.dimension}"
+                )
+            terms = _fts_terms(query) if query else []
+            ranked = (
+                self._lexical_executor.submit(
+                    self._ranked_lexical_on_reader, scope, terms, k * LEXICAL_DEPTH, statuses
+                )
+                if terms
+                else None
+            )
+            dense = dict(index.search(query_vector, k, statuses))
+            lexical = lexical_scores(ranked.result() if ranked else [], k, dense.keys())
+            missing = [r for r in lexical if r not in dense]
+            dense.update(index.cosines(query_vector, missing))
+            rowids = list(dense)
+            records = self._records_by_rowid(rowids)
+            return [
+                SearchHit(record=records[r], cosine=dense[r], lexical=lexical.get(r, 0.0))
+                for r in rowids
+                if r in records
+            ]
+
+        return await self._run(body)
+
+    def _lexical(
+        self,
+        scope: Scope,
+        query: str | None,
+        k: int,
+        statuses: Sequence[Status],
+        dense_rowids: Iterable[int],
+    ) -> dict[int, float]:
+        """Lexical relevance on the store connection (see `lexical_scores`)."""
+        terms = _fts_terms(query) if query else []
+        if not terms:
+            return {}
+        rows = self._ranked_lexical(self._db, scope, terms, k * LEXICAL_DEPTH, statuses)
+        return lexical_scores(rows, k, dense_rowids)
+
+    def _ranked_lexical_on_reader(
+        self, scope: Scope, terms: Sequence[str], depth: int, statuses: Sequence[Status]
+    ) -> builtins.list[tuple[int, float]]:
+        conn: sqlite3.Connection | None = getattr(self._lexical_local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=self._busy_timeout_s
+            )
+            self._lexical_local.conn = conn
+        return self._ranked_lexical(conn, scope, terms, depth, statuses)
+
+    @staticmethod
+    def _ranked_lexical(
+        conn: sqlite3.Connection,
+        scope: Scope,
+        terms: Sequence[str],
+        depth: int,
+        statuses: Sequence[Status],
+    ) -> builtins.list[tuple[int, float]]:
+        """(rowid, bm25) of the best `depth` lexical matches, best first. `ORDER BY rank`
+        lets FTS5 sort internally; rank is bm25 by default."""
+        guesses = {t: _stem_guesses(t) for t in terms}
+        forms = sorted({g for gs in guesses.values() for g in gs})
+        marks = ",".join("?" * len(forms))
+        known = dict(
+            conn.execute(
+                f"SELECT term, doc FROM memories_vocab WHERE term IN ({marks})", tuple(forms)
+            ).fetchall()
+        )
+        frequencies = [(t, max(known.get(g, 0) for g in guesses[t])) for t in terms]
+        kept = _within_budget(frequencies, LEXICAL_DOC_BUDGET)
+        match = " OR ".join(f'"{t}"' for t in kept)
+        marks = ",".join("?" * len(statuses))
+        rows = conn.execute(
+            "SELECT m.rowid, -memories_fts.rank FROM memories_fts "
+            "JOIN memories m ON m.rowid = memories_fts.rowid "
+            "WHERE memories_fts MATCH ? AND m.app_name = ? AND m.user_id = ? "
+            f"AND m.status IN ({marks}) ORDER BY memories_fts.rank LIMIT ?",
+            (match, scope.app_name, scope.user_id, *(s.value for s in statuses), depth),
+        ).fetchall()
+        return [(int(r), float(v)) for r, v in rows]
+
+    def _records_by_rowid(self, rowids: Sequence[int]) -> dict[int, MemoryRecord]:
+        out: dict[int, MemoryRecord] = {}
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start : start + 500]
+            rows = self._db.execute(
+                f"SELECT {_COLUMNS} FROM memories WHERE rowid IN ({','.join('?' * len(chunk))})",
+                chunk,
+            )
+            for row in rows:
+                out[row[0]] = self._record(row)
+        return out
+
+    async def integrity_check(self) -> str:
+        """`PRAGMA integrity_check` result ('ok' when the file is sound)."""
+        return await self._run(
+            lambda: str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        )
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+
+        def body() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        await self._run(body)
+        self._closed = True
+        self._executor.shutdown(wait=True)
+
+        def close_reader() -> None:
+            conn = getattr(self._lexical_local, "conn", None)
+            if conn is not None:
+                conn.close()
+
+        self._lexical_executor.submit(close_reader).result()
+        self._lexical_executor.shutdown(wait=True)
+
+
+async def open_sqlite_store(uri: StoreUri) -> SqliteStore:
+    """Opens (creating if needed) the sqlite store a parsed URI names."""
+    return await SqliteStore(uri.location).open()

@@ -1,0 +1,37 @@
+"""`adk-memory demo` end to end (offline), checked on what it prints and stores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from adk_memory.cli.demo import APP, USER, run_demo
+from adk_memory.engine import MemoryEngine
+from adk_memory.model import Scope, Status
+from adk_memory.stores.sqlite.store import SqliteStore
+
+
+async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
+    console = Console(record=True, width=200)
+    await run_demo(tmp_path, console=console)
+    text = console.export_text()
+    assert "User mainly programs in Java. → User mainly programs in Go." in text
+    assert "User lives in Berlin. → User lives in Munich." in text
+    assert (
+        "User takes whiskey neat. → User takes whiskey with a splash of water. → "
+        "User takes whiskey on the rocks." in text
+    )
+    assert "score = sim · decay · confidence" in text
+    assert "memories injected" in text
+
+    engine = MemoryEngine(await SqliteStore(tmp_path / "memory.db").open())
+    try:
+        scope = Scope(app_name=APP, user_id=USER)
+        active = (await engine.list(scope, statuses=[Status.ACTIVE])).records
+        assert not any("Java" in r.text and "Go" not in r.text for r in active)
+        assert {r.object for r in active if r.predicate == "allergic_to"} == {"peanuts", "cats"}
+        [whiskey] = [r for r in active if r.predicate == "prefers:whiskey"]
+        assert whiskey.object == "on the rocks"
+    finally:
+        await engine.close()
