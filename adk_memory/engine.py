@@ -227,7 +227,7 @@ class MemoryEngine:
         )
         found = {h.record.id: Candidate(record=h.record, similarity=h.cosine) for h in hits}
         if fact.kind is not Kind.EPISODIC and fact.predicate:
-            page = await self.store.list(
+            page = await self.store.list_page(
                 scope,
                 filters=ListFilter(
                     statuses=[Status.ACTIVE], subject=fact.subject, predicate=fact.predicate
@@ -430,7 +430,7 @@ class MemoryEngine:
         writes a new name."""
         names = self._names.get(scope)
         if names is None:
-            page = await self.store.list(
+            page = await self.store.list_page(
                 scope,
                 filters=ListFilter(statuses=[Status.ACTIVE], subject="user", predicate="name"),
                 limit=10,
@@ -464,7 +464,7 @@ class MemoryEngine:
         cursor: str | None = None,
     ) -> Page:
         filters = ListFilter(statuses=list(statuses) if statuses else None)
-        return await self.store.list(scope, filters=filters, limit=limit, cursor=cursor)
+        return await self.store.list_page(scope, filters=filters, limit=limit, cursor=cursor)
 
     async def history(self, memory_id: str) -> builtins.list[MemoryRecord]:
         """The supersession chain through a memory, oldest first: what it replaced (and what
@@ -476,7 +476,7 @@ class MemoryEngine:
         while frontier:
             older: builtins.list[MemoryRecord] = []
             for item in frontier:
-                page = await self.store.list(
+                page = await self.store.list_page(
                     item.scope, filters=ListFilter(superseded_by=item.id), limit=1000
                 )
                 older += [r for r in page.records if r.id not in seen]

@@ -32,7 +32,7 @@ async def list_all(
     records: list[MemoryRecord] = []
     cursor: str | None = None
     while True:
-        page = await engine.store.list(scope, filters=filters, limit=PAGE_SIZE, cursor=cursor)
+        page = await engine.store.list_page(scope, filters=filters, limit=PAGE_SIZE, cursor=cursor)
         records += page.records
         cursor = page.next_cursor
         if cursor is None:

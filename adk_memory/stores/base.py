@@ -7,8 +7,8 @@ The contract suite in `tests/stores/contract/` states this behaviour for every b
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Protocol, runtime_checkable
 
@@ -30,7 +30,7 @@ class SearchHit(BaseModel):
 
 
 class ListFilter(BaseModel):
-    """Optional filters for `MemoryStore.list`; every set field must match."""
+    """Optional filters for `MemoryStore.list_page`; every set field must match."""
 
     statuses: list[Status] | None = None
     subject: str | None = None
@@ -89,7 +89,7 @@ class MemoryStore(Protocol):
         """
         ...
 
-    async def list(
+    async def list_page(
         self,
         scope: Scope,
         *,
@@ -107,14 +107,14 @@ class MemoryStore(Protocol):
         status: Status,
         *,
         consolidated_into: str | None = None,
-    ) -> builtins.list[str]:
+    ) -> list[str]:
         """Moves records of `scope` to `status` (archive, restore). Returns the ids changed.
 
         Restoring to `active` clears `superseded_by`; archiving keeps it, so history survives.
         """
         ...
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
         """Deletes records of `scope` for good. Returns the ids deleted."""
         ...
 
@@ -130,7 +130,25 @@ class MemoryStore(Protocol):
         """Records event ids as ingested into `scope` (for idempotent re-ingest)."""
         ...
 
-    async def scopes(self) -> builtins.list[Scope]:
+    async def erase(self, scope: Scope) -> int:
+        """Removes every trace of `scope`: records of every status, event markers, lexical and
+        vector index entries, and backend-side history (revisions). Idempotent.
+
+        Returns:
+            The number of records removed.
+        """
+        ...
+
+    def reconcile_lock(self, scope: Scope) -> AbstractAsyncContextManager[None]:
+        """Serialises reconciliation of `scope` across every process that uses this store.
+
+        The engine holds it while it reads candidates and writes verdicts, so two processes
+        stating a new value at once cannot both leave theirs active. A backend that cannot
+        lock (Memory Bank) returns a no-op and re-checks after its write instead.
+        """
+        ...
+
+    async def scopes(self) -> list[Scope]:
         """Every scope that holds at least one record."""
         ...
 

@@ -116,7 +116,7 @@ def texts(events: list[dict[str, Any]]) -> list[str]:
 async def stored_texts(store_uri: str) -> list[str]:
     store = await open_store(store_uri)
     try:
-        page = await store.list(Scope(app_name=APP, user_id=USER), limit=100)
+        page = await store.list_page(Scope(app_name=APP, user_id=USER), limit=100)
         return [r.text for r in page.records]
     finally:
         await store.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -57,7 +56,7 @@ def fact(
 
 async def snapshot(engine: MemoryEngine) -> list[dict[str, Any]]:
     """Every record of the test scope (the only one the tests write), as comparable dicts."""
-    page = await engine.store.list(SCOPE, limit=10_000)
+    page = await engine.store.list_page(SCOPE, limit=10_000)
     return sorted((r.model_dump(mode="json") for r in page.records), key=lambda r: str(r["id"]))
 
 
@@ -95,7 +94,7 @@ class CrashingStore:
     ) -> list[SearchHit]:
         return await self.inner.search(scope, vector=vector, query=query, k=k, statuses=statuses)
 
-    async def list(
+    async def list_page(
         self,
         scope: Scope,
         *,
@@ -103,7 +102,7 @@ class CrashingStore:
         limit: int = 100,
         cursor: str | None = None,
     ) -> Page:
-        return await self.inner.list(scope, filters=filters, limit=limit, cursor=cursor)
+        return await self.inner.list_page(scope, filters=filters, limit=limit, cursor=cursor)
 
     async def set_status(
         self,
@@ -112,13 +111,13 @@ class CrashingStore:
         status: Status,
         *,
         consolidated_into: str | None = None,
-    ) -> builtins.list[str]:
+    ) -> list[str]:
         if self.crashes_left:
             self.crashes_left -= 1
             raise ConnectionError("simulated crash before archiving")
         return await self.inner.set_status(scope, ids, status, consolidated_into=consolidated_into)
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
         return await self.inner.delete(scope, ids)
 
     async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
@@ -130,7 +129,7 @@ class CrashingStore:
     async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
         await self.inner.mark_events_seen(scope, event_ids)
 
-    async def scopes(self) -> builtins.list[Scope]:
+    async def scopes(self) -> list[Scope]:
         return await self.inner.scopes()
 
     async def close(self) -> None:

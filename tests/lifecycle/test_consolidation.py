@@ -48,7 +48,7 @@ async def seed(engine: MemoryEngine) -> dict[str, MemoryRecord]:
 
 
 async def summaries(engine: MemoryEngine) -> list[MemoryRecord]:
-    page = await engine.store.list(SCOPE, limit=1000)
+    page = await engine.store.list_page(SCOPE, limit=1000)
     return [r for r in page.records if r.kind is Kind.SUMMARY]
 
 

@@ -47,7 +47,7 @@ async def test_runs_periodically_and_stops(engine: MemoryEngine) -> None:
 
     assert scheduler.runs >= 2 and scheduler.failures == 0 and not scheduler.running
     assert ticks.calls[:3] == [5, 60, 60]
-    page = await engine.store.list(SCOPE, filters=None, limit=100)
+    page = await engine.store.list_page(SCOPE, filters=None, limit=100)
     assert {r.status for r in page.records} == {Status.ACTIVE, Status.ARCHIVED}
     assert scheduler.last is not None and scheduler.last.consolidation is not None
     assert scheduler.last.consolidation.summary_ids == []  # the second run found nothing new

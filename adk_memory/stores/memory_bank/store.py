@@ -27,7 +27,6 @@ Design notes:
 from __future__ import annotations
 
 import asyncio
-import builtins
 import functools
 import logging
 import os
@@ -590,7 +589,7 @@ class MemoryBankStore:
             await self._repair(scope, pending)
         return hits
 
-    async def list(
+    async def list_page(
         self,
         scope: Scope,
         *,
@@ -648,7 +647,7 @@ class MemoryBankStore:
         status: Status,
         *,
         consolidated_into: str | None = None,
-    ) -> builtins.list[str]:
+    ) -> list[str]:
         async def one(memory_id: str) -> str | None:
             memory = await self._get_memory(codec.memory_id_for(memory_id))
             record = codec.decode_record(memory) if memory is not None else None
@@ -670,7 +669,7 @@ class MemoryBankStore:
         done = await asyncio.gather(*(one(i) for i in dict.fromkeys(ids)))
         return [i for i in done if i is not None]
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
         async def one(memory_id: str) -> str | None:
             memory = await self._get_memory(codec.memory_id_for(memory_id))
             record = codec.decode_record(memory) if memory is not None else None
@@ -733,7 +732,7 @@ class MemoryBankStore:
 
         await asyncio.gather(*(one(e) for e in dict.fromkeys(event_ids)))
 
-    async def scopes(self) -> builtins.list[Scope]:
+    async def scopes(self) -> list[Scope]:
         """Scopes with at least one record: lists the whole engine (an admin operation)."""
         found: set[Scope] = set()
         token: str | None = None
@@ -777,7 +776,7 @@ class MemoryBankStore:
 
     async def generate_from_events(
         self, scope: Scope, events: Sequence[InputEvent], *, now: datetime | None = None
-    ) -> builtins.list[str]:
+    ) -> list[str]:
         """Server consolidation: Memory Bank extracts and consolidates facts from events.
 
         Returns the ids of the memories it created or updated. Each gets our record metadata

@@ -10,7 +10,6 @@ since it last looked, so writes by other processes sharing the file are seen too
 from __future__ import annotations
 
 import asyncio
-import builtins
 import json
 import re
 import sqlite3
@@ -431,7 +430,7 @@ class SqliteStore:
 
         return await self._run(body)
 
-    async def list(
+    async def list_page(
         self,
         scope: Scope,
         *,
@@ -472,8 +471,8 @@ class SqliteStore:
 
         return await self._run(body)
 
-    async def scopes(self) -> builtins.list[Scope]:
-        def body() -> builtins.list[Scope]:
+    async def scopes(self) -> list[Scope]:
+        def body() -> list[Scope]:
             rows = self._db.execute(
                 "SELECT DISTINCT app_name, user_id FROM memories ORDER BY app_name, user_id"
             )
@@ -517,13 +516,13 @@ class SqliteStore:
         query: str | None = None,
         k: int,
         statuses: Sequence[Status] = (Status.ACTIVE,),
-    ) -> builtins.list[SearchHit]:
+    ) -> list[SearchHit]:
         if k <= 0:
             return []
         k = min(k, self.max_search_k)
         query_vector = np.asarray(vector, dtype=np.float32).reshape(-1)
 
-        def body() -> builtins.list[SearchHit]:
+        def body() -> list[SearchHit]:
             index = self._sync_index(scope)
             if index is None:
                 return []
@@ -571,7 +570,7 @@ class SqliteStore:
 
     def _ranked_lexical_on_reader(
         self, scope: Scope, terms: Sequence[str], depth: int, statuses: Sequence[Status]
-    ) -> builtins.list[tuple[int, float]]:
+    ) -> list[tuple[int, float]]:
         conn: sqlite3.Connection | None = getattr(self._lexical_local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(
@@ -587,7 +586,7 @@ class SqliteStore:
         terms: Sequence[str],
         depth: int,
         statuses: Sequence[Status],
-    ) -> builtins.list[tuple[int, float]]:
+    ) -> list[tuple[int, float]]:
         """(rowid, bm25) of the best `depth` lexical matches, best first. `ORDER BY rank`
         lets FTS5 sort internally; rank is bm25 by default."""
         guesses = {t: _stem_guesses(t) for t in terms}

@@ -11,7 +11,6 @@ flush clears only the versions it sent, so a write racing a flush is sent again.
 
 from __future__ import annotations
 
-import builtins
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -84,7 +83,7 @@ class DocumentStore(SqliteStore):
         only_from: Status | None = None,
         superseded_by: str | None = None,
         consolidated_into: str | None = None,
-    ) -> builtins.list[str]:
+    ) -> list[str]:
         changed = super()._set_status_rows(
             conn,
             scope,
@@ -97,7 +96,7 @@ class DocumentStore(SqliteStore):
         self._enqueue(conn, changed)
         return changed
 
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> builtins.list[str]:
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
         # Queue before deleting (a crash in between must still remove the datapoints) and
         # again after, so a flush that read the rows before the delete does not clear them.
         if not ids:
@@ -107,17 +106,17 @@ class DocumentStore(SqliteStore):
         await self._run(self._transaction, lambda c: self._enqueue(c, ids))
         return deleted
 
-    async def pending(self, limit: int) -> builtins.list[PendingDatapoint]:
+    async def pending(self, limit: int) -> list[PendingDatapoint]:
         """Up to `limit` queued ids with their current state."""
 
-        def body() -> builtins.list[PendingDatapoint]:
+        def body() -> list[PendingDatapoint]:
             rows = self._db.execute(
                 "SELECT o.id, o.version, m.app_name, m.user_id, m.status, m.embedding "
                 "FROM vector_search_outbox o LEFT JOIN memories m ON m.id = o.id "
                 "ORDER BY o.id LIMIT ?",
                 (limit,),
             ).fetchall()
-            out: builtins.list[PendingDatapoint] = []
+            out: list[PendingDatapoint] = []
             for memory_id, version, app, user, status, blob in rows:
                 if app is None or blob is None:
                     out.append(PendingDatapoint(memory_id, version, None, None, None))
@@ -161,7 +160,7 @@ class DocumentStore(SqliteStore):
         query: str | None,
         k: int,
         statuses: Sequence[Status],
-    ) -> builtins.list[SearchHit]:
+    ) -> list[SearchHit]:
         """Search hits for index candidates `ids` plus lexical matches, nearest first.
 
         Statuses and scope are checked here again: the index may lag behind the documents.
@@ -170,7 +169,7 @@ class DocumentStore(SqliteStore):
         wanted = [s.value for s in statuses]
         unit = vector / max(float(np.linalg.norm(vector)), 1e-12)
 
-        def rows(where: str, params: Sequence[Any]) -> builtins.list[Any]:
+        def rows(where: str, params: Sequence[Any]) -> list[Any]:
             marks = ",".join("?" * len(wanted))
             return self._db.execute(
                 f"SELECT {_COLUMNS}, embedding FROM memories WHERE {where} "
@@ -178,7 +177,7 @@ class DocumentStore(SqliteStore):
                 (*params, scope.app_name, scope.user_id, *wanted),
             ).fetchall()
 
-        def body() -> builtins.list[SearchHit]:
+        def body() -> list[SearchHit]:
             found: dict[str, Any] = {}
             unique = list(dict.fromkeys(ids))
             for start in range(0, len(unique), _CHUNK):
@@ -192,7 +191,7 @@ class DocumentStore(SqliteStore):
             for start in range(0, len(extra), _CHUNK):
                 rowids = extra[start : start + _CHUNK]
                 dense += rows(f"rowid IN ({','.join('?' * len(rowids))})", rowids)
-            hits: builtins.list[SearchHit] = []
+            hits: list[SearchHit] = []
             for row in dense:
                 if row[-1] is None:
                     continue

@@ -25,7 +25,6 @@ and bounded, jittered exponential retries on 408/429/5xx, timeouts and connectio
 from __future__ import annotations
 
 import asyncio
-import builtins
 import logging
 import weakref
 from collections.abc import Callable, Sequence
@@ -326,7 +325,7 @@ class VectorSearchStore:
     async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
         return await self.docs.get(memory_id, scope)
 
-    async def list(
+    async def list_page(
         self,
         scope: Scope,
         *,
@@ -334,12 +333,12 @@ class VectorSearchStore:
         limit: int = 100,
         cursor: str | None = None,
     ) -> Page:
-        return await self.docs.list(scope, filters=filters, limit=limit, cursor=cursor)
+        return await self.docs.list_page(scope, filters=filters, limit=limit, cursor=cursor)
 
     async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
         return await self.docs.seen_events(scope, event_ids)
 
-    async def scopes(self) -> builtins.list[Scope]:
+    async def scopes(self) -> list[Scope]:
         return await self.docs.scopes()
 
     async def search(
@@ -350,7 +349,7 @@ class VectorSearchStore:
         query: str | None = None,
         k: int,
         statuses: Sequence[Status] = (Status.ACTIVE,),
-    ) -> builtins.list[SearchHit]:
+    ) -> list[SearchHit]:
         """Nearest records via `findNeighbors`, plus the document store's lexical matches."""
         if k <= 0 or not statuses:
             return []

@@ -88,7 +88,7 @@ async def test_list_pages_cover_everything_once_in_order(store: MemoryStore) -> 
     seen: list[str] = []
     cursor = None
     while True:
-        page = await store.list(ALICE, limit=3, cursor=cursor)
+        page = await store.list_page(ALICE, limit=3, cursor=cursor)
         assert len(page.records) <= 3
         seen += [r.id for r in page.records]
         cursor = page.next_cursor
@@ -103,11 +103,11 @@ async def test_list_filters(store: MemoryStore) -> None:
     await store.upsert([a, b])
     new = make_record(ALICE, "User lives in Munich.", predicate="lives_in", obj="Munich")
     await store.replace(new, [a.id])
-    by_slot = await store.list(
+    by_slot = await store.list_page(
         ALICE, filters=ListFilter(subject="user", predicate="lives_in", statuses=[Status.ACTIVE])
     )
     assert [r.id for r in by_slot.records] == [new.id]
-    by_link = await store.list(ALICE, filters=ListFilter(superseded_by=new.id))
+    by_link = await store.list_page(ALICE, filters=ListFilter(superseded_by=new.id))
     assert [r.id for r in by_link.records] == [a.id]
 
 

@@ -35,7 +35,7 @@ async def test_ingest_under_20_percent_503s_loses_nothing(faulty_emulator: Emula
     finally:
         set_faults(faulty_emulator)
     assert faulty_emulator.state.faults.injected - before >= 20  # faults really happened
-    page = await store.list(ALICE, limit=500)
+    page = await store.list_page(ALICE, limit=500)
     assert sorted(r.id for r in page.records) == sorted(r.id for r in records)
     assert await store.seen_events(ALICE, [f"e{i}" for i in range(20)]) == {
         f"e{i}" for i in range(20)

@@ -56,7 +56,7 @@ async def test_markers_stay_out_of_records_and_adk_retrievals(
 ) -> None:
     await mb_store.upsert([make_record(ALICE, "User likes tea.")])
     await mb_store.mark_events_seen(ALICE, ["ev-1"])
-    assert [r.text for r in (await mb_store.list(ALICE)).records] == ["User likes tea."]
+    assert [r.text for r in (await mb_store.list_page(ALICE)).records] == ["User likes tea."]
     async with httpx.AsyncClient() as http:
         body = (
             await http.post(

@@ -64,7 +64,7 @@ async def test_replace_is_atomic_when_the_process_is_killed(tmp_path: Path) -> N
         try:
             assert await store.integrity_check() == "ok"
             scope = Scope(app_name="crash", user_id="u")
-            records = (await store.list(scope, limit=100_000)).records
+            records = (await store.list_page(scope, limit=100_000)).records
             active = [r for r in records if r.status is Status.ACTIVE]
             ids = {r.id for r in records}
             # Exactly one current value, and every superseded one links to a stored record:
@@ -107,7 +107,7 @@ async def test_concurrent_writer_processes_share_one_file(tmp_path: Path) -> Non
         for child in children:
             assert child.wait(timeout=120) == 0
         for user in ("a", "b", "a2"):
-            page = await reader.list(Scope(app_name="shared", user_id=user), limit=1000)
+            page = await reader.list_page(Scope(app_name="shared", user_id=user), limit=1000)
             assert len(page.records) == 25
         # The reader's in-memory index follows writes made by other processes.
         hits = await reader.search(scope_a, vector=vector(q), query=q, k=100)
@@ -155,13 +155,13 @@ def test_scope_isolation_holds_for_any_sequence_of_writes(tmp_path: Path, ops) -
                     mine.add(new.id)
             q = "fact"
             for scope, ids in owned.items():
-                listed = {r.id for r in (await store.list(scope, limit=1000)).records}
+                listed = {r.id for r in (await store.list_page(scope, limit=1000)).records}
                 assert listed == ids
                 found = await store.search(
                     scope, vector=vector(q), query=q, k=100, statuses=list(Status)
                 )
                 assert {h.record.id for h in found} <= ids
-                filtered = await store.list(scope, filters=ListFilter(statuses=[Status.ACTIVE]))
+                filtered = await store.list_page(scope, filters=ListFilter(statuses=[Status.ACTIVE]))
                 assert {r.id for r in filtered.records} == ids
         finally:
             await store.close()
