@@ -12,7 +12,14 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from adk_memory.errors import InvalidInputError
 
@@ -143,7 +150,11 @@ class Fact(BaseModel):
     object: str
     text: str
     confidence: float = Field(default=0.9, ge=0.0, le=1.0)
+    #: When it became true ("I moved last week" resolves against the statement's time).
     valid_at: datetime
+    #: When it was stated (the source event's timestamp); None = `valid_at`. Supersession
+    #: follows the order of statements, not of `valid_at`.
+    recorded_at: datetime | None = None
     kind: Kind = Kind.EPISODIC
     #: False when the statement negates the relation ("no longer eats meat").
     polarity: bool = True
@@ -152,10 +163,21 @@ class Fact(BaseModel):
     author: str | None = None
     source: Source = Field(default_factory=Source)
 
-    @field_validator("valid_at")
+    @field_validator("valid_at", "recorded_at")
     @classmethod
-    def _utc(cls, value: datetime) -> datetime:
-        return as_utc(value)
+    def _utc(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
+
+    @model_validator(mode="after")
+    def _recorded_defaults_to_valid(self) -> Fact:
+        if self.recorded_at is None:
+            self.recorded_at = self.valid_at
+        return self
+
+    @property
+    def stated_at(self) -> datetime:
+        """When the fact was stated (`recorded_at`, always set after validation)."""
+        return self.recorded_at or self.valid_at
 
 
 class MemoryRecord(BaseModel):
@@ -171,7 +193,11 @@ class MemoryRecord(BaseModel):
     confidence: float = Field(default=0.9, ge=0.0, le=1.0)
     kind: Kind = Kind.EPISODIC
     author: str | None = None
+    #: When it became true.
     valid_at: datetime
+    #: When it was stated (the source event's time); None = `valid_at` (older records).
+    recorded_at: datetime | None = None
+    #: When it was ingested.
     created_at: datetime
     status: Status = Status.ACTIVE
     superseded_by: str | None = None
@@ -181,10 +207,21 @@ class MemoryRecord(BaseModel):
     last_accessed_at: datetime | None = None
     embedding: list[float] | None = Field(default=None, exclude=True, repr=False)
 
-    @field_validator("valid_at", "created_at", "last_accessed_at")
+    @field_validator("valid_at", "recorded_at", "created_at", "last_accessed_at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
         return None if value is None else as_utc(value)
+
+    @model_validator(mode="after")
+    def _recorded_defaults_to_valid(self) -> MemoryRecord:
+        if self.recorded_at is None:
+            self.recorded_at = self.valid_at
+        return self
+
+    @property
+    def stated_at(self) -> datetime:
+        """When the memory was stated (`recorded_at`, always set after validation)."""
+        return self.recorded_at or self.valid_at
 
     @classmethod
     def from_fact(
@@ -201,6 +238,7 @@ class MemoryRecord(BaseModel):
             kind=fact.kind,
             author=fact.author,
             valid_at=fact.valid_at,
+            recorded_at=fact.recorded_at,
             created_at=created_at,
             source=fact.source,
             embedding=embedding,

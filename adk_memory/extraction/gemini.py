@@ -157,6 +157,7 @@ def reply_to_facts(reply: ExtractionReply, events: Sequence[InputEvent]) -> list
                 text=item.text.strip(),
                 confidence=min(max(item.confidence, 0.0), 1.0),
                 valid_at=valid_at,
+                recorded_at=anchor,
                 kind=Kind(item.kind),
                 polarity=item.polarity,
                 author=cited[0].author,

@@ -52,8 +52,10 @@ fact). For every new fact decide:
   "likes coffee", "allergic to cats" does not replace "allergic to peanuts". Facts about
   different people never replace each other.
 
-Only the same subject and attribute may supersede. A new fact whose valid_at is earlier than a
-candidate's never replaces that candidate. Reply with exactly one verdict per new fact: its
+Only the same subject and attribute may supersede. `stated_at` is when something was said,
+`valid_at` when it became true: a later statement supersedes an earlier one ("I moved to
+Munich last week" replaces "I live in Berlin" said a few days before), unless the new
+statement is explicitly about the past ("I lived in Rome as a child"). Reply with exactly one verdict per new fact: its
 `fact` number, the `decision`, the `candidates` numbers (empty for ADD) and a short `reason`.
 """
 
@@ -84,6 +86,7 @@ def _fact_view(fact: Fact) -> dict[str, object]:
         "replaces": fact.replaces or "",
         "kind": fact.kind.value,
         "valid_at": fact.valid_at.isoformat(),
+        "stated_at": fact.stated_at.isoformat(),
         "text": fact.text,
     }
 
@@ -98,6 +101,7 @@ def _candidate_view(number: int, candidate: Candidate) -> dict[str, object]:
         "polarity": record.polarity,
         "kind": record.kind.value,
         "valid_at": record.valid_at.isoformat(),
+        "stated_at": record.stated_at.isoformat(),
         "text": record.text,
         "similarity": round(candidate.similarity, 3),
     }

@@ -94,6 +94,7 @@ def encode_metadata(
         "polarity": {"bool_value": record.polarity},
         "confidence": {"double_value": float(record.confidence)},
         "valid_at": _t(record.valid_at),
+        "recorded_at": _t(record.stated_at),
         "created_at": _t(record.created_at),
         "hits": {"double_value": float(record.hits)},
     }
@@ -192,6 +193,9 @@ def decode_record(memory: Any) -> MemoryRecord | None:
         kind=kind,
         author=_value(metadata, "author"),
         valid_at=_time(_value(metadata, "valid_at"), created_at),
+        recorded_at=_time(
+            _value(metadata, "recorded_at"), _time(_value(metadata, "valid_at"), created_at)
+        ),
         created_at=created_at,
         status=status,
         superseded_by=_value(metadata, "superseded_by"),

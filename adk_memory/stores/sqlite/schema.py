@@ -68,6 +68,10 @@ MIGRATIONS: list[str] = [
     """
     CREATE VIRTUAL TABLE memories_vocab USING fts5vocab (memories_fts, 'row');
     """,
+    # 3: when a memory was stated, apart from when it became true (NULL: as valid_at).
+    """
+    ALTER TABLE memories ADD COLUMN recorded_at REAL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -34,7 +34,7 @@ T = TypeVar("T")
 _COLUMNS = (
     "rowid, id, app_name, user_id, text, subject, predicate, object, polarity, confidence, kind, "
     "author, valid_at, created_at, status, superseded_by, consolidated_into, session_id, "
-    "event_ids, hits, last_accessed_at"
+    "event_ids, hits, last_accessed_at, recorded_at"
 )
 #: How many times deeper than k the lexical query ranks, to score dense candidates too.
 LEXICAL_DEPTH = 4
@@ -237,6 +237,7 @@ class SqliteStore:
                 _ts(r.last_accessed_at),
                 None if r.embedding is None else np.asarray(r.embedding, np.float32).tobytes(),
                 seq,
+                _ts(r.recorded_at),
             )
             existing = conn.execute(
                 "SELECT app_name, user_id FROM memories WHERE id = ?", (r.id,)
@@ -247,8 +248,8 @@ class SqliteStore:
                 """INSERT INTO memories (id, app_name, user_id, text, subject, predicate, object,
                     polarity, confidence, kind, author, valid_at, created_at, status,
                     superseded_by, consolidated_into, session_id, event_ids, hits,
-                    last_accessed_at, embedding, seq)
-                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                    last_accessed_at, embedding, seq, recorded_at)
+                   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                    ON CONFLICT (id) DO UPDATE SET text=excluded.text, subject=excluded.subject,
                     predicate=excluded.predicate, object=excluded.object,
                     polarity=excluded.polarity, confidence=excluded.confidence,
@@ -259,7 +260,7 @@ class SqliteStore:
                     session_id=excluded.session_id, event_ids=excluded.event_ids,
                     hits=excluded.hits, last_accessed_at=excluded.last_accessed_at,
                     embedding=COALESCE(excluded.embedding, memories.embedding),
-                    seq=excluded.seq""",
+                    seq=excluded.seq, recorded_at=excluded.recorded_at""",
                 params,
             )
 
@@ -414,6 +415,7 @@ class SqliteStore:
             source=Source(session_id=row[17], event_ids=json.loads(row[18])),
             hits=row[19],
             last_accessed_at=_dt(row[20]),
+            recorded_at=_dt(row[21]),
         )
 
     async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:

@@ -325,6 +325,7 @@ def _fact(view: Json) -> Fact:
         replaces=view.get("replaces") or None,
         kind=Kind(view.get("kind", Kind.EPISODIC.value)),
         valid_at=parse_timestamp(view["valid_at"]),
+        recorded_at=parse_timestamp(view.get("stated_at") or view["valid_at"]),
     )
 
 
@@ -340,6 +341,7 @@ def _candidate(view: Json) -> Candidate:
         polarity=bool(view.get("polarity", True)),
         kind=Kind(view.get("kind", Kind.EPISODIC.value)),
         valid_at=valid_at,
+        recorded_at=parse_timestamp(view.get("stated_at") or view["valid_at"]),
         created_at=valid_at,
     )
     return Candidate(record=record, similarity=float(view.get("similarity", 0.0)))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from adk_memory.model import Status
-from adk_memory.stores.sqlite.schema import SCHEMA_VERSION
+from adk_memory.stores.sqlite.schema import MIGRATIONS, SCHEMA_VERSION
 from adk_memory.stores.sqlite.store import SqliteStore
 from adk_memory.stores.sqlite.vector_index import ANN_MIN_ROWS, ScopeVectorIndex
 
@@ -64,13 +64,18 @@ def test_ann_search_respects_statuses_and_updates(
 
 async def test_old_schema_is_migrated_on_open(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    store = await SqliteStore(path).open()
-    await store.close()
-    with sqlite3.connect(path) as conn:  # make it look like a version-1 file
-        conn.execute("DROP TABLE memories_vocab")
+    with sqlite3.connect(path) as conn:  # a file as the first release wrote it
+        conn.executescript(MIGRATIONS[0])
         conn.execute("PRAGMA user_version = 1")
+        conn.execute(
+            "INSERT INTO memories (id, app_name, user_id, text, confidence, kind, valid_at, "
+            "created_at, status, seq) VALUES ('m1', 'a', 'u', 'User likes tea.', 0.9, "
+            "'episodic', 1700000000, 1700000000, 'active', 1)"
+        )
     store = await SqliteStore(path).open()
+    record = await store.get("m1")
     await store.close()
+    assert record is not None and record.recorded_at == record.valid_at
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         conn.execute("SELECT count(*) FROM memories_vocab").fetchone()
