@@ -1,9 +1,15 @@
-"""The fenced block recalled memories are shown to a model in.
+"""The fenced block recalled memories are shown to a model in, and where it goes.
 
 Memory text is user-supplied and therefore hostile: a stored "memory" could try to close the
-block and smuggle instructions after it. The fence is a tag pair, and every memory is
-HTML-escaped (`&`, `<`, `>`) and folded onto one line, so no memory can contain a tag of any
-kind, let alone the closing one, and each line is exactly one dated memory.
+block and smuggle instructions after it. The fence is a tag pair, and every memory is first
+made display-safe (`adk_memory.text.display_safe`: NFKC, lookalike brackets folded, format and
+control characters removed, one line) and then HTML-escaped (`&`, `<`, `>`), so no memory can
+contain a tag of any kind, let alone the closing one (not even one drawn with fullwidth or
+lookalike brackets, zero-width or bidi characters), and each line is exactly one dated memory.
+
+The block travels as a user content at the current turn, never in the system instruction:
+the system instruction, tools and earlier contents are the prefix ADK's context cache
+fingerprints, and they must not change because this turn's memories differ.
 """
 
 from __future__ import annotations
@@ -13,9 +19,12 @@ import re
 from collections.abc import Sequence
 
 from google.adk.memory.memory_entry import MemoryEntry
+from google.adk.models.llm_request import LlmRequest
 from google.genai import types
 
+from adk_memory.adk.events import content_text
 from adk_memory.model import parse_timestamp
+from adk_memory.text import display_safe
 
 BLOCK_OPEN = "<memories>"
 BLOCK_CLOSE = "</memories>"
@@ -29,14 +38,13 @@ _LINE = re.compile(r"^- \[(?P<date>[^\]]*)\] (?P<text>.*)$")
 
 
 def memory_text(entry: MemoryEntry) -> str:
-    """The text of a memory entry ("" when it has none)."""
-    parts = entry.content.parts or []
-    return " ".join(p.text.strip() for p in parts if p.text and p.text.strip())
+    """The text of a memory entry, parts joined by spaces ("" when it has none)."""
+    return content_text(entry.content, separator=" ")
 
 
 def neutralise(text: str) -> str:
-    """Memory text made safe inside the block: one line, no markup."""
-    return html.escape(" ".join(text.split()), quote=False)
+    """Memory text made safe inside the block: display-safe, one line, no markup."""
+    return html.escape(display_safe(text), quote=False)
 
 
 def fit_to_budget(entries: Sequence[MemoryEntry], max_chars: int | None) -> list[MemoryEntry]:
@@ -66,24 +74,57 @@ def fit_to_budget(entries: Sequence[MemoryEntry], max_chars: int | None) -> list
 
 
 def format_memory_block(entries: Sequence[MemoryEntry]) -> str | None:
-    """The instruction text for `entries`, or None when none of them has text."""
+    """The block text for `entries`, or None when none of them has (displayable) text."""
     lines = []
     for entry in entries:
-        text = memory_text(entry)
+        text = neutralise(memory_text(entry))
         if text:
-            lines.append(f"- [{_date(entry.timestamp)}] {neutralise(text)}")
+            lines.append(f"- [{_date(entry.timestamp)}] {text}")
     if not lines:
         return None
     return "\n".join([PREAMBLE, BLOCK_OPEN, *lines, BLOCK_CLOSE])
 
 
-def parse_memory_block(instruction: str) -> list[str]:
-    """The memories a system instruction carries, as `"[date] text"` (unescaped)."""
-    start = instruction.find(BLOCK_OPEN)
+def memory_content(block: str) -> types.Content:
+    """The block as the user content it is sent in."""
+    return types.Content(role="user", parts=[types.Part(text=block)])
+
+
+def inject_memory_block(llm_request: LlmRequest, block: str) -> None:
+    """Puts the block into the request at the current turn, outside the cacheable prefix.
+
+    ADK's own `PreloadMemoryTool` places its memories the same way (since ADK 2.11): before
+    the latest user message, or after the function response when the model continues a tool
+    call, and after any static-instruction prefix. ADK exposes no public call for it, so the
+    placement is ADK's own, which also keeps it visible in `adk web`'s request view.
+    """
+    llm_request._insert_transient_user_content([memory_content(block)])
+
+
+def is_memory_content(content: types.Content) -> bool:
+    """Whether a request content is the memory block this module injects."""
+    return content.role == "user" and any(
+        (p.text or "").startswith(PREAMBLE) for p in content.parts or []
+    )
+
+
+def request_memories(llm_request: LlmRequest) -> list[str]:
+    """The memories a model request carries, as `"[date] text"` (unescaped): from its
+    memory content, or from a block in its system instruction (older placement)."""
+    for content in llm_request.contents or []:
+        if is_memory_content(content):
+            return parse_memory_block(content_text(content))
+    instruction = llm_request.config.system_instruction if llm_request.config else None
+    return parse_memory_block(instruction) if isinstance(instruction, str) else []
+
+
+def parse_memory_block(text: str) -> list[str]:
+    """The memories a block of text carries, as `"[date] text"` (unescaped)."""
+    start = text.find(BLOCK_OPEN)
     if start < 0:
         return []
-    end = instruction.find(BLOCK_CLOSE, start)
-    body = instruction[start + len(BLOCK_OPEN) : end if end >= 0 else None]
+    end = text.find(BLOCK_CLOSE, start)
+    body = text[start + len(BLOCK_OPEN) : end if end >= 0 else None]
     memories = []
     for line in body.splitlines():
         match = _LINE.match(line.strip())

@@ -4,20 +4,26 @@ Per invocation (one user turn):
 
 1. `on_user_message_callback` starts `search_memory(query=<user text>)` as a task and returns
    at once, so retrieval overlaps with the runner's own work (session append, agent setup).
-2. `before_model_callback` injects the memories as one fenced block in the system instruction
-   of each model call of the invocation (ADK rebuilds the instruction for every call; the
-   search still runs once). It waits for this turn's search at most `prefetch_deadline_s` (a
-   budget for the whole invocation). When the session's *standby* result is ready, it waits
-   only `fresh_grace_s` and injects the standby memories instead; a later model call of the
-   same invocation (after a tool call) gets the fresh ones. A search past its deadline is not
-   cancelled: a later model call still uses its result.
+2. `before_model_callback` injects the memories as one fenced block into each model call of
+   the invocation, as a user content at the current turn (where ADK's `PreloadMemoryTool`
+   puts its memories): the system instruction, tools and earlier contents stay identical from
+   turn to turn, so ADK's context cache (`ContextCacheConfig`) keeps hitting. ADK rebuilds
+   the request for every call; the search still runs once. It waits for this turn's search
+   at most `prefetch_deadline_s` (a budget for the whole invocation). Only when the
+   session's *standby* result is ready and was searched for a matching query (the new
+   message continues the previous exchange's topic) does it wait just `fresh_grace_s` and
+   inject the standby memories instead; a later model call of the same invocation (after a
+   tool call) gets the fresh ones. A search past its deadline is not cancelled: a later
+   model call still uses its result.
 3. `after_run_callback` hands the invocation's new events to a background `SaveQueue`
-   (debounced per session, bounded), records the turn's metrics, and starts the standby
-   search for the session's next turn from this turn's exchange (speculative prefetch):
-   a conversation usually stays on its topic, so the next turn's first model call finds
-   relevant memories already retrieved instead of waiting for a search.
+   (debounced per session, bounded, durable through a local outbox: a save that fails waits
+   there and is replayed, also by the next process), records the turn's metrics, and starts
+   the standby search for the session's next turn from this turn's exchange (speculative
+   prefetch).
 
-`close()` drains pending saves. Wire it in with `App(plugins=[MemoryPlugin()])` or
+The embedder and the store warm up in the background as soon as the plugin (with a service)
+or its first turn starts, so the first turn does not pay for loading them. `close()` drains
+pending saves. Wire it in with `App(plugins=[MemoryPlugin()])` or
 `adk web --extra_plugins adk_memory.adk.plugin.MemoryPlugin`; without a service of its own the
 plugin uses the runner's memory service (`--memory_service_uri`).
 """
@@ -26,9 +32,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import re
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from google.adk.agents.callback_context import CallbackContext
@@ -39,12 +47,13 @@ from google.adk.models.llm_response import LlmResponse
 from google.adk.plugins.base_plugin import BasePlugin
 from google.genai import types
 from opentelemetry import trace
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from adk_memory.adk.autosave import SaveQueue
-from adk_memory.adk.events import event_text
-from adk_memory.adk.memory_block import fit_to_budget, format_memory_block
-from adk_memory.adk.service import AdkMemoryService
+from adk_memory.adk.events import content_text, event_text
+from adk_memory.adk.memory_block import fit_to_budget, format_memory_block, inject_memory_block
+from adk_memory.adk.outbox import Outbox, default_outbox_path
+from adk_memory.adk.service import AdkMemoryService, warm_up_local_embedder
 from adk_memory.lifecycle.scheduler import LifecycleSchedule, LifecycleScheduler
 
 logger = logging.getLogger("adk_memory.adk.plugin")
@@ -57,6 +66,17 @@ METRICS_KEPT = 1000
 SPAN_PREFIX = "adk_memory."
 #: Characters of a turn's exchange used as the standby query for the next turn.
 STANDBY_QUERY_CHARS = 1000
+#: Share of a new message's topic words the standby query must contain for the standby
+#: memories to stand in for the message's own search.
+STANDBY_MATCH = 0.5
+_WORD = re.compile(r"\w+")
+#: Words too common to say what a message is about.
+_COMMON = frozenset(
+    "about also and any are but can could did does for from had has have her his how its "
+    "just like make me more need not now our out please she should some tell than thank "
+    "thanks that the their them then there they this was what when where which who why "
+    "will with would you your yes okay sure".split()
+)
 
 
 class TurnMetrics(BaseModel):
@@ -77,18 +97,31 @@ class TurnMetrics(BaseModel):
     timed_out: bool
     failed: bool
     saved_events: int
+    #: Ids of the memories the first model call of the turn carried.
+    first_call_memory_ids: list[str] = Field(default_factory=list)
+    #: Ids this turn's own search returned (top k; None: it had not finished).
+    fresh_memory_ids: list[str] | None = None
+
+
+@dataclass
+class _Standby:
+    task: asyncio.Task[SearchMemoryResponse]
+    query: str
 
 
 @dataclass
 class _Prefetch:
     task: asyncio.Task[SearchMemoryResponse]
     session_id: str
+    query: str
     started: float
     finished: float | None = None
-    standby: asyncio.Task[SearchMemoryResponse] | None = None
+    standby: _Standby | None = None
     waited: float = 0.0
+    calls: int = 0
     injected: int = 0
     injected_from: str = "none"
+    first_call_ids: list[str] = field(default_factory=list)
     timed_out: bool = False
     failed: bool = False
     failure_logged: bool = False
@@ -109,9 +142,9 @@ class MemoryPlugin(BasePlugin):
         name: Plugin name (ADK passes the qualified class name for `--extra_plugins`).
         prefetch_deadline_s: Longest time model calls of one invocation wait for the search.
         speculative_prefetch: After each turn, start the search for the session's next turn
-            from that turn's exchange, so its first model call need not wait.
-        fresh_grace_s: With a standby result ready, how long the first model call still
-            waits for this turn's own search before using the standby memories.
+            from that turn's exchange, so a follow-up on the same topic need not wait.
+        fresh_grace_s: With a matching standby result ready, how long the first model call
+            still waits for this turn's own search before using the standby memories.
         top_k: Most memories injected per turn.
         max_memory_chars: Bound on the characters of memory text injected per turn (None: no
             bound). Memories are taken best first while they fit; see `fit_to_budget`.
@@ -119,6 +152,9 @@ class MemoryPlugin(BasePlugin):
         max_pending_saves: Sessions that may wait for a background save at once.
         debounce_s: Quiet time after a session's last turn before its events are saved.
         close_timeout_s: Longest `close()` waits for pending saves (ADK allows a plugin 5 s).
+        outbox: Where saves wait until the memory service accepted them (a local SQLite
+            file, 0600); None: `outbox.db` under the user's data directory; False: no
+            outbox (a save that fails is lost).
         lifecycle: Run garbage collection and consolidation periodically in this process
             (off by default; needs an `AdkMemoryService`). Fleets use cron instead.
     """
@@ -137,6 +173,7 @@ class MemoryPlugin(BasePlugin):
         max_pending_saves: int = 256,
         debounce_s: float = 0.5,
         close_timeout_s: float = 4.0,
+        outbox: Outbox | str | os.PathLike[str] | bool | None = None,
         lifecycle: LifecycleSchedule | None = None,
     ) -> None:
         super().__init__(name=name)
@@ -146,9 +183,9 @@ class MemoryPlugin(BasePlugin):
             raise ValueError("top_k must be at least 1")
         if max_memory_chars is not None and max_memory_chars < 1:
             raise ValueError("max_memory_chars must be at least 1")
-        self.memory_service = memory_service
         if fresh_grace_s < 0:
             raise ValueError("fresh_grace_s must not be negative")
+        self.memory_service = memory_service
         self.prefetch_deadline_s = prefetch_deadline_s
         self.speculative_prefetch = speculative_prefetch
         self.fresh_grace_s = fresh_grace_s
@@ -156,17 +193,39 @@ class MemoryPlugin(BasePlugin):
         self.max_memory_chars = max_memory_chars
         self.auto_save = auto_save
         self.close_timeout_s = close_timeout_s
-        self.saves = SaveQueue(max_pending=max_pending_saves, debounce_s=debounce_s)
+        self.saves = SaveQueue(
+            max_pending=max_pending_saves,
+            debounce_s=debounce_s,
+            outbox=_outbox(outbox) if auto_save else None,
+        )
         self.metrics: deque[TurnMetrics] = deque(maxlen=METRICS_KEPT)
         self._inflight: dict[str, _Prefetch] = {}
         self.lifecycle = lifecycle
         self._scheduler: LifecycleScheduler | None = None
         #: session id -> the search started for that session's next turn.
-        self._standby: dict[str, asyncio.Task[SearchMemoryResponse]] = {}
+        self._standby: dict[str, _Standby] = {}
+        self._prepared: set[int] = set()
+        # The embedding model is the slow part of a first search: load it now, off the
+        # event loop, so the first turn finds it ready.
+        warm_up_local_embedder()
+        if memory_service is not None and _has_running_loop():
+            self._prepare(memory_service)
 
     def _service(self, invocation_context: InvocationContext) -> BaseMemoryService | None:
         service: BaseMemoryService | None = self.memory_service or invocation_context.memory_service
         return service
+
+    def _prepare(self, service: BaseMemoryService) -> None:
+        """Once per service, on an event loop: warm it up and replay its saves that an
+        earlier process left in the outbox. Both run in the background."""
+        if id(service) in self._prepared:
+            return
+        self._prepared.add(id(service))
+        if isinstance(service, AdkMemoryService):
+            service.start_warm_up()
+            service.track_pending_saves(self.saves)
+        if self.auto_save:
+            self.saves.attach(service)
 
     async def on_user_message_callback(
         self, *, invocation_context: InvocationContext, user_message: types.Content
@@ -197,8 +256,11 @@ class MemoryPlugin(BasePlugin):
         self, invocation_context: InvocationContext, user_message: types.Content
     ) -> None:
         service = self._service(invocation_context)
-        query = _content_text(user_message)
-        if service is None or not query:
+        if service is None:
+            return
+        self._prepare(service)
+        query = content_text(user_message, separator=" ")
+        if not query:
             return
         invocation_id = invocation_context.invocation_id
         self._discard(invocation_id)
@@ -216,6 +278,7 @@ class MemoryPlugin(BasePlugin):
         state = _Prefetch(
             task=task,
             session_id=session_id,
+            query=query,
             started=time.perf_counter(),
             standby=self._standby.pop(session_id, None),
         )
@@ -235,8 +298,19 @@ class MemoryPlugin(BasePlugin):
             logger.warning("injecting memories failed; answering without them", exc_info=True)
         return None
 
+    def _usable_standby(self, state: _Prefetch) -> asyncio.Task[SearchMemoryResponse] | None:
+        """The standby search, when it is ready and was searched for this topic."""
+        standby = state.standby
+        if standby is None or not _succeeded(standby.task):
+            return None
+        if not continues_topic(state.query, standby.query):
+            return None
+        return standby.task
+
     async def _deliver(self, state: _Prefetch, llm_request: LlmRequest) -> None:
-        standby = state.standby if _succeeded(state.standby) else None
+        first_call = state.calls == 0
+        state.calls += 1
+        standby = self._usable_standby(state)
         budget = self.prefetch_deadline_s - state.waited
         wait = min(budget, self.fresh_grace_s) if standby is not None else budget
         if not state.task.done() and wait > 0:
@@ -267,7 +341,9 @@ class MemoryPlugin(BasePlugin):
         memories = fit_to_budget(response.memories[: self.top_k], self.max_memory_chars)
         block = format_memory_block(memories)
         if block is not None:
-            llm_request.append_instructions([block])
+            inject_memory_block(llm_request, block)
+        if first_call:
+            state.first_call_ids = [m.id for m in memories if m.id]
         state.injected, state.injected_from = len(memories), source
         _annotate_span(_span_attributes(state, self.prefetch_deadline_s))
 
@@ -287,10 +363,10 @@ class MemoryPlugin(BasePlugin):
         if state is None:
             return
         # The turn is over; nobody can use these results any more.
-        for task in (state.task, state.standby):
+        for task in (state.task, state.standby.task if state.standby else None):
             if task is not None and not task.done():
                 task.cancel()
-        metrics = _turn_metrics(invocation_context.invocation_id, state, saved)
+        metrics = _turn_metrics(invocation_context.invocation_id, state, saved, self.top_k)
         self.metrics.append(metrics)
         logger.info(
             "memory turn %s: prefetch wait %.1f ms, hidden latency %s ms, %d memories injected",
@@ -311,7 +387,7 @@ class MemoryPlugin(BasePlugin):
         """Searches for the next turn of this session with this turn's exchange as query."""
         service = self._service(invocation_context)
         session = invocation_context.session
-        said = [_content_text(invocation_context.user_content)]
+        said = [content_text(invocation_context.user_content, separator=" ")]
         said += [
             event_text(e)
             for e in session.events
@@ -321,16 +397,18 @@ class MemoryPlugin(BasePlugin):
         if service is None or not query.strip():
             return
         previous = self._standby.pop(session.id, None)
-        if previous is not None and not previous.done():
-            previous.cancel()
+        if previous is not None and not previous.task.done():
+            previous.task.cancel()
         while len(self._standby) >= MAX_INFLIGHT:
             oldest = self._standby.pop(next(iter(self._standby)))
-            if not oldest.done():
-                oldest.cancel()
-        self._standby[session.id] = asyncio.get_running_loop().create_task(
+            if not oldest.task.done():
+                oldest.task.cancel()
+        task = asyncio.get_running_loop().create_task(
             service.search_memory(app_name=session.app_name, user_id=session.user_id, query=query),
             name=f"adk_memory-standby-{session.id}",
         )
+        task.add_done_callback(_note_standby_failure)
+        self._standby[session.id] = _Standby(task, query)
 
     def _schedule_save(self, invocation_context: InvocationContext) -> int:
         service = self._service(invocation_context)
@@ -355,16 +433,18 @@ class MemoryPlugin(BasePlugin):
         return len(events) if queued else 0
 
     async def flush(self) -> None:
-        """Waits until every queued save has been written (saves start without debounce)."""
+        """Attempts every pending save now, the outbox's included, and waits until each has
+        been tried (saves start without debounce or backoff)."""
         await self.saves.flush()
 
     async def close(self) -> None:
-        """Drains pending saves (at most `close_timeout_s`) and drops in-flight searches."""
+        """Drains pending saves (at most `close_timeout_s`; the rest stays in the outbox)
+        and drops in-flight searches."""
         for invocation_id in list(self._inflight):
             self._discard(invocation_id)
-        for task in self._standby.values():
-            if not task.done():
-                task.cancel()
+        for standby in self._standby.values():
+            if not standby.task.done():
+                standby.task.cancel()
         self._standby.clear()
         if self._scheduler is not None:
             await self._scheduler.stop()
@@ -375,6 +455,46 @@ class MemoryPlugin(BasePlugin):
         state = self._inflight.pop(invocation_id, None)
         if state is not None and not state.task.done():
             state.task.cancel()
+
+
+def continues_topic(message: str, previous_exchange: str) -> bool:
+    """Whether a new message stays on the topic of the previous exchange: most of its topic
+    words occur in it, or it has none of its own ("and then?", "why?").
+
+    This decides whether memories searched for the previous exchange may stand in for the
+    message's own search: a standby result for another topic would put the wrong memories
+    in the model's first call.
+    """
+    words = _topic_words(message)
+    if not words:
+        return True
+    return len(words & _topic_words(previous_exchange)) / len(words) >= STANDBY_MATCH
+
+
+def _topic_words(text: str) -> set[str]:
+    return {
+        w
+        for w in (m.group(0).lower() for m in _WORD.finditer(text))
+        if len(w) > 2 and w not in _COMMON and not w.isdigit()
+    }
+
+
+def _outbox(option: Outbox | str | os.PathLike[str] | bool | None) -> Outbox | None:
+    if isinstance(option, Outbox):
+        return option
+    if option is False:
+        return None
+    if option is None or option is True:
+        return Outbox(default_outbox_path())
+    return Outbox(option)
+
+
+def _has_running_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _note_standby_failure(task: asyncio.Task[SearchMemoryResponse]) -> None:
@@ -388,16 +508,14 @@ def _succeeded(task: asyncio.Task[SearchMemoryResponse] | None) -> bool:
     return task is not None and task.done() and not task.cancelled() and task.exception() is None
 
 
-def _content_text(content: types.Content | None) -> str:
-    if content is None or not content.parts:
-        return ""
-    texts = [p.text.strip() for p in content.parts if p.text and not p.thought]
-    return " ".join(t for t in texts if t)
-
-
-def _turn_metrics(invocation_id: str, state: _Prefetch, saved: int) -> TurnMetrics:
+def _turn_metrics(invocation_id: str, state: _Prefetch, saved: int, top_k: int) -> TurnMetrics:
     search_ms = None if state.finished is None else (state.finished - state.started) * 1000
     wait_ms = state.waited * 1000
+    fresh = (
+        [m.id for m in state.task.result().memories[:top_k] if m.id]
+        if _succeeded(state.task)
+        else None
+    )
     return TurnMetrics(
         invocation_id=invocation_id,
         session_id=state.session_id,
@@ -409,6 +527,8 @@ def _turn_metrics(invocation_id: str, state: _Prefetch, saved: int) -> TurnMetri
         timed_out=state.timed_out,
         failed=state.failed,
         saved_events=saved,
+        first_call_memory_ids=state.first_call_ids,
+        fresh_memory_ids=fresh,
     )
 
 

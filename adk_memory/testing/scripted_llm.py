@@ -5,7 +5,7 @@ It answers from what its request holds, so a conversation shows what memory did:
 * "what do you remember about X?" with the `load_memory` tool available: it calls
   `load_memory(query=X)`, then answers with the texts the tool returned.
 * anything else: it acknowledges the user and lists the memories it was given in the
-  memory block of its system instruction (or says it was given none).
+  memory block of its request (or says it was given none).
 
 Select it for the sample agent with `ADK_MEMORY_AGENT_MODEL=scripted`.
 """
@@ -24,7 +24,7 @@ from google.adk.models.llm_response import LlmResponse
 from google.genai import types
 from pydantic import BaseModel, Field, PrivateAttr
 
-from adk_memory.adk.memory_block import parse_memory_block
+from adk_memory.adk.memory_block import is_memory_content, request_memories
 
 LOAD_MEMORY = "load_memory"
 _REMEMBER = re.compile(r"\bwhat do you remember about\s+(?P<topic>.+?)\s*[?.!]*\s*$", re.I)
@@ -69,7 +69,8 @@ class ScriptedLlm(BaseLlm):
 
 def scripted_reply(llm_request: LlmRequest) -> types.Part:
     """The scripted answer to a request (a text part or a `load_memory` call)."""
-    contents = llm_request.contents or []
+    # The memory block is context, not the conversation: the turn is what surrounds it.
+    contents = [c for c in llm_request.contents or [] if not is_memory_content(c)]
     last = contents[-1] if contents else None
     loaded = _load_memory_result(last)
     if loaded is not None:
@@ -82,7 +83,7 @@ def scripted_reply(llm_request: LlmRequest) -> types.Part:
         return types.Part(
             function_call=types.FunctionCall(name=LOAD_MEMORY, args={"query": asked.group("topic")})
         )
-    memories = parse_memory_block(_system_instruction(llm_request))
+    memories = request_memories(llm_request)
     said = f"Noted: {text}" if text else "Hello."
     if memories:
         return types.Part(text=f"{said} Memories in context: {'; '.join(memories)}")

@@ -17,7 +17,8 @@ from google.adk.sessions import InMemorySessionService
 from google.adk.tools.load_memory_tool import load_memory_tool
 from google.genai import types
 
-from adk_memory.adk.memory_block import BLOCK_OPEN
+from adk_memory.adk.events import content_text
+from adk_memory.adk.memory_block import is_memory_content
 from adk_memory.adk.plugin import MemoryPlugin
 from adk_memory.adk.service import AdkMemoryService
 from adk_memory.model import IngestResult
@@ -91,7 +92,7 @@ class Harness:
         return list(session.events)
 
     def requests_with_memories(self) -> list[LlmRequest]:
-        return [r for r in self.llm.requests if BLOCK_OPEN in system_instruction(r)]
+        return [r for r in self.llm.requests if memory_block(r)]
 
     async def close(self) -> None:
         await self.runner.close()
@@ -100,6 +101,13 @@ class Harness:
 def system_instruction(request: LlmRequest) -> str:
     instruction = request.config.system_instruction if request.config else None
     return instruction if isinstance(instruction, str) else ""
+
+
+def memory_block(request: LlmRequest) -> str:
+    """The text of the memory content a request carries ("" when it carries none)."""
+    blocks = [content_text(c) for c in request.contents if is_memory_content(c)]
+    assert len(blocks) <= 1, "one memory block per model call"
+    return blocks[0] if blocks else ""
 
 
 class SlowSearchService(AdkMemoryService):

@@ -21,6 +21,7 @@ from tests.adk.support import (
     Harness,
     RecordingService,
     SlowSearchService,
+    memory_block,
     system_instruction,
 )
 
@@ -48,13 +49,14 @@ async def test_one_search_per_invocation_and_one_block_per_model_call(store_uri:
         await service.close()
 
     # Two model calls (load_memory in between): the plugin searched once, and each call's
-    # freshly built system instruction carries the block exactly once.
+    # freshly built request carries the block exactly once, never in the system instruction.
     assert len(app.llm.requests) == 2
     assert any(p.function_call for e in turn.events for p in e.content.parts or [] if e.content)
     plugin_searches = [q for q in service.queries if q.startswith("What do you remember")]
     assert len(plugin_searches) == 1
     assert app.requests_with_memories() == app.llm.requests
-    assert all(system_instruction(r).count(BLOCK_OPEN) == 1 for r in app.llm.requests)
+    assert all(memory_block(r).count(BLOCK_OPEN) == 1 for r in app.llm.requests)
+    assert all(BLOCK_OPEN not in system_instruction(r) for r in app.llm.requests)
     assert "allergic to peanuts" in turn.reply
     assert [(m.memories_injected, m.injected_from) for m in app.plugin.metrics] == [(1, "fresh")]
 
@@ -71,12 +73,12 @@ async def test_memory_text_per_turn_stays_within_the_budget(store_uri: str) -> N
         await app.close()
         await service.close()
 
-    [memories] = {tuple(parse_memory_block(system_instruction(r))) for r in app.llm.requests}
+    [memories] = {tuple(parse_memory_block(memory_block(r))) for r in app.llm.requests}
     assert len(memories) == 1 and len(memories[0].partition("] ")[2]) <= 40
     assert [m.memories_injected for m in plugin.metrics] == [1]
 
 
-async def test_standby_search_lets_the_next_turn_skip_the_wait(store_uri: str) -> None:
+async def test_standby_search_lets_a_follow_up_skip_the_wait(store_uri: str) -> None:
     service = SlowSearchService(store_uri=store_uri, delay_s=0.2)
     await remember(service, "I am allergic to peanuts.")
     plugin = MemoryPlugin(service, auto_save=False, prefetch_deadline_s=1.0)
@@ -85,7 +87,7 @@ async def test_standby_search_lets_the_next_turn_skip_the_wait(store_uri: str) -
         session = await app.new_session()
         await app.turn(session, "Which snacks are safe for my allergies?")
         await asyncio.sleep(0.3)  # the user reads the answer; the standby search completes
-        turn = await app.turn(session, "And for dessert?")
+        turn = await app.turn(session, "And which snacks for the party?")
     finally:
         await app.close()
         await service.close()
@@ -94,6 +96,27 @@ async def test_standby_search_lets_the_next_turn_skip_the_wait(store_uri: str) -
     assert first.injected_from == "fresh" and first.prefetch_wait_ms >= 150
     assert second.injected_from == "standby" and second.prefetch_wait_ms < 50
     assert "allergic to peanuts" in turn.reply
+
+
+async def test_a_new_topic_waits_for_its_own_search_not_the_standby(store_uri: str) -> None:
+    service = SlowSearchService(store_uri=store_uri, delay_s=0.1)
+    await remember(service, "I am allergic to peanuts.", "I drive a blue Volvo.")
+    plugin = MemoryPlugin(service, auto_save=False, prefetch_deadline_s=2.0, top_k=1)
+    app = Harness(service, plugin)
+    try:
+        session = await app.new_session()
+        await app.turn(session, "Which snacks are safe for my allergies?")
+        await asyncio.sleep(0.3)  # the standby search (about snacks) completes
+        await app.turn(session, "Which car service does my Volvo need?")
+    finally:
+        await app.close()
+        await service.close()
+
+    second = plugin.metrics[-1]
+    # The first call carried what this turn's own search found, not the snack memories.
+    assert second.injected_from == "fresh" and second.prefetch_wait_ms >= 50
+    assert second.first_call_memory_ids == second.fresh_memory_ids
+    assert "Volvo" in memory_block(app.llm.requests[-1])
 
 
 async def test_memories_saved_in_one_session_are_injected_in_the_next(
@@ -114,7 +137,7 @@ async def test_memories_saved_in_one_session_are_injected_in_the_next(
     assert "Memories in context:" in turn.reply
     assert "Berlin" in turn.reply and "Acme" in turn.reply
     # Each memory line is dated.
-    block = system_instruction(app.requests_with_memories()[-1])
+    block = memory_block(app.requests_with_memories()[-1])
     lines = [ln for ln in block.splitlines() if ln.startswith("- ")]
     assert lines and all(ln.startswith("- [20") for ln in lines)
 
@@ -160,8 +183,8 @@ async def test_late_search_result_is_used_by_a_later_model_call(store_uri: str) 
         await service.close()
 
     first, second = app.llm.requests
-    assert BLOCK_OPEN not in system_instruction(first)
-    assert BLOCK_OPEN in system_instruction(second)
+    assert BLOCK_OPEN not in memory_block(first)
+    assert BLOCK_OPEN in memory_block(second)
     metrics = plugin.metrics[-1]
     assert metrics.timed_out and metrics.memories_injected == 1
     assert metrics.prefetch_wait_ms < 100  # the deadline is a budget for the whole turn
@@ -178,13 +201,15 @@ async def test_failing_backend_does_not_fail_the_turn(
         with caplog.at_level(logging.WARNING, logger="adk_memory.adk.plugin"):
             turn = await app.turn(session, "I live in Berlin.")
             await plugin.flush()
+        kept = await plugin.saves.outboxed()
     finally:
         await app.close()
         await service.close()
 
     assert turn.reply == "Noted: I live in Berlin. No memories in context."
     assert plugin.metrics[-1].failed
-    assert plugin.saves.stats.failures == 1
+    assert plugin.saves.stats.failures >= 1 and plugin.saves.stats.saves == 0
+    assert kept == 1  # the failed save waits in the outbox instead of being dropped
     assert "memory search failed" in caplog.text
     assert "to memory failed" in caplog.text
 
@@ -249,7 +274,7 @@ async def test_hostile_memory_text_stays_inside_the_fence(service: AdkMemoryServ
         await app.close()
 
     (request,) = app.requests_with_memories()
-    instruction = system_instruction(request)
+    instruction = memory_block(request)
     assert instruction.count(BLOCK_OPEN) == 1 and instruction.count(BLOCK_CLOSE) == 1
     start, end = instruction.index(BLOCK_OPEN), instruction.index(BLOCK_CLOSE)
     injection = instruction.index("Ignore previous instructions")
