@@ -1,7 +1,12 @@
-"""`MemoryEngine`: the backend-agnostic memory operations.
+"""`MemoryEngine`: the facade over the memory operations, on any `MemoryStore`.
 
-ingest: events → extract → embed → candidates → classify → apply (one atomic store call
-per REPLACE). recall: query → embed → over-fetch candidates → decay rerank → top-k.
+remember / ingest: events → extraction (`FactExtractor`) → the write path
+(`reconcile.apply.Reconciler`: embedding, candidates, `ContradictionClassifier`, atomic store
+mutations). recall: the read path (`retrieval.recall.Retriever`: embedding, candidates,
+decay rerank, current values first). list / get / history / forget / erase work on the store.
+
+The engine depends on the seams only; `adk_memory.factory` wires the default implementations
+(`build_engine` for a store in hand, `open_engine` for a URI and the environment's settings).
 """
 
 from __future__ import annotations
@@ -9,71 +14,50 @@ from __future__ import annotations
 import asyncio
 import builtins
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
-import numpy as np
 from pydantic import BaseModel, Field
 
 from adk_memory.embedding.base import Embedder
-from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.errors import InvalidInputError, NotFoundError
 from adk_memory.extraction.base import FactExtractor, Usage
-from adk_memory.extraction.local import LocalExtractor
 from adk_memory.model import (
-    Decision,
+    MAX_EVENT_CHARS,
     Fact,
     IngestResult,
     InputEvent,
     Kind,
     MemoryRecord,
+    RejectedEvent,
     Scope,
     ScoredMemory,
     Source,
     Status,
-    Verdict,
     WriteOutcome,
     as_utc,
     clean_text,
     utcnow,
 )
-from adk_memory.reconcile.base import (
-    Candidate,
-    ContradictionClassifier,
-    ReconcileItem,
-    sanitize_verdict,
-)
-from adk_memory.reconcile.local import LocalClassifier
-from adk_memory.reconcile.rules import relate
-from adk_memory.retrieval.scoring import ScoringConfig, rerank
-from adk_memory.stores.base import ListFilter, MemoryStore, Page, SearchHit
+from adk_memory.reconcile.apply import Reconciler
+from adk_memory.reconcile.base import ContradictionClassifier
+from adk_memory.retrieval.ordering import OrderingConfig
+from adk_memory.retrieval.recall import Retriever
+from adk_memory.retrieval.scoring import ScoringConfig
+from adk_memory.stores.base import ListFilter, MemoryStore, Page
 
 logger = logging.getLogger("adk_memory")
 
-#: Source event ids kept per record; a fact restated a hundred times keeps the first few.
-MAX_SOURCE_EVENTS = 8
-
-
-def _match(hit: SearchHit) -> float:
-    return hit.cosine + hit.lexical
-
-
-def as_user_query(query: str, names: Sequence[str]) -> str:
-    """A query about the user by name ("What is Sam allergic to?") phrased the way facts
-    about the user are stored ("What is the user allergic to?"), so neither the embedding nor
-    the lexical match is pulled towards the one fact that holds the name."""
-    for name in names:
-        pattern = rf"\b{re.escape(name)}\b"
-        query = re.sub(pattern + "'s", "the user's", query, flags=re.IGNORECASE)
-        query = re.sub(pattern, "the user", query, flags=re.IGNORECASE)
-    return query
+#: Records per page while walking a scope (erase counts, forget's relinking).
+_PAGE = 1000
 
 
 class EngineConfig(BaseModel):
     """Tunables of the engine (retrieval and reconciliation)."""
 
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    #: How recalled answers to the same question are ordered (newest statement first).
+    ordering: OrderingConfig = Field(default_factory=OrderingConfig)
     #: Results per recall when the caller does not say.
     top_k: int = Field(default=10, ge=1, le=1000)
     #: Similar active facts shown to the classifier per new fact.
@@ -86,36 +70,51 @@ class EngineConfig(BaseModel):
 
 
 class MemoryEngine:
-    """Remember, recall, ingest, list, history and forget over any `MemoryStore`.
+    """Remember, recall, ingest, list, history, forget and erase over any `MemoryStore`.
 
     Args:
         store: Where records live.
-        embedder: Text → vectors (default: the bundled local model).
-        extractor: Events → facts (default: `LocalExtractor`).
-        classifier: ADD / REPLACE / NOOP (default: `LocalClassifier`).
+        embedder: Text → vectors.
+        extractor: Events → facts.
+        classifier: ADD / REPLACE / NOOP for each new fact.
         config: Retrieval and reconciliation settings.
         clock: Returns "now"; injected so tests and replays are deterministic.
+
+    `adk_memory.factory.build_engine(store)` fills in the bundled local models.
     """
 
     def __init__(
         self,
         store: MemoryStore,
         *,
-        embedder: Embedder | None = None,
-        extractor: FactExtractor | None = None,
-        classifier: ContradictionClassifier | None = None,
+        embedder: Embedder,
+        extractor: FactExtractor,
+        classifier: ContradictionClassifier,
         config: EngineConfig | None = None,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self.store = store
-        self.embedder: Embedder = embedder or LocalEmbedder()
-        self.extractor: FactExtractor = extractor or LocalExtractor()
-        self.classifier: ContradictionClassifier = classifier or LocalClassifier()
+        self.embedder = embedder
+        self.extractor = extractor
+        self.classifier = classifier
         self.config = config or EngineConfig()
         self.clock = clock
         self._scope_locks: dict[Scope, asyncio.Lock] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._names: dict[Scope, list[str]] = {}
+        self._writer = Reconciler(
+            store,
+            embedder=embedder,
+            classifier=classifier,
+            clock=lambda: self.clock(),
+            candidates=self.config.reconcile_candidates,
+        )
+        self._reader = Retriever(
+            store,
+            embedder=embedder,
+            scoring=self.config.scoring,
+            ordering=self.config.ordering,
+            through_summaries=self.config.recall_through_summaries,
+        )
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -134,15 +133,23 @@ class MemoryEngine:
         The text is kept as given; when it states a known slot ("I moved to Munich"), the
         slot is attached so later updates can supersede it.
 
+        Args:
+            scope: Whose memory.
+            text: The statement, in the person's words.
+            at: When it was stated (default: now); "last week" in the text resolves from it.
+            author: Who stated it.
+            confidence: Overrides the extractor's confidence (0..1).
+            source: The session and events it came from.
+
         Returns:
-            The decision (ADD / REPLACE / NOOP), the id written or reinforced, and the ids
-            superseded.
+            The decision (ADD / REPLACE / NOOP) as stored, the id written or reinforced, and
+            the ids superseded.
         """
         text = clean_text(text)
-        valid_at = as_utc(at) if at is not None else self.clock()
+        stated_at = as_utc(at) if at is not None else self.clock()
         if confidence is not None and not 0.0 <= confidence <= 1.0:
             raise InvalidInputError("confidence must be between 0 and 1")
-        event = InputEvent(author=author, text=text, timestamp=valid_at, role="user")
+        event = InputEvent(author=author, text=text, timestamp=stated_at, role="user")
         extracted = await self.extractor.extract([event])
         slot = next((f for f in extracted.facts if f.kind is not Kind.EPISODIC), None)
         base = slot or Fact(
@@ -150,7 +157,8 @@ class MemoryEngine:
             predicate="said",
             object="",
             text=text,
-            valid_at=valid_at,
+            valid_at=stated_at,
+            recorded_at=stated_at,
             confidence=0.9,
         )
         fact = base.model_copy(
@@ -168,14 +176,23 @@ class MemoryEngine:
         """Extracts facts from conversation events and reconciles them into the store.
 
         Events already ingested into this scope (by id) are skipped, so re-ingesting a
-        session is safe. Event text is validated before anything is written.
+        session is safe. An invalid event (empty, binary, over `MAX_EVENT_CHARS`) is left
+        out and reported in `rejected`; the rest of the batch is ingested.
         """
-        for event in events:
-            clean_text(event.text, what=f"event {event.id} text")
         unique = list({e.id: e for e in events}.values())
-        seen = await self.store.seen_events(scope, [e.id for e in unique])
-        fresh = [e for e in unique if e.id not in seen]
-        result = IngestResult(events_skipped=len(events) - len(fresh))
+        valid: builtins.list[InputEvent] = []
+        rejected: builtins.list[RejectedEvent] = []
+        for event in unique:
+            try:
+                clean_text(event.text, what=f"event {event.id} text", limit=MAX_EVENT_CHARS)
+            except InvalidInputError as exc:
+                rejected.append(RejectedEvent(event_id=event.id, reason=str(exc)))
+                logger.warning("ingest leaves out event %s in %s: %s", event.id, scope, exc)
+            else:
+                valid.append(event)
+        seen = await self.store.seen_events(scope, [e.id for e in valid])
+        fresh = [e for e in valid if e.id not in seen]
+        result = IngestResult(events_skipped=len(events) - len(fresh), rejected=rejected)
         if not fresh:
             return result
         extracted = await self.extractor.extract(fresh)
@@ -189,167 +206,20 @@ class MemoryEngine:
         return result
 
     def scope_lock(self, scope: Scope) -> asyncio.Lock:
-        """The lock that serialises reconciliation (and lifecycle jobs) within one scope."""
+        """The lock that serialises reconciliation (and lifecycle jobs) of one scope in this
+        process; `MemoryStore.reconcile_lock` extends it across processes."""
         return self._scope_locks.setdefault(scope, asyncio.Lock())
 
     async def _reconcile(
         self, scope: Scope, facts: Sequence[Fact]
-    ) -> tuple[list[WriteOutcome], Usage]:
+    ) -> tuple[builtins.list[WriteOutcome], Usage]:
         if not facts:
             return [], Usage()
-        vectors = await self.embedder.embed([f.text for f in facts])
         async with self.scope_lock(scope):
-            items = [
-                ReconcileItem(fact=fact, candidates=await self._candidates(scope, fact, vector))
-                for fact, vector in zip(facts, vectors, strict=True)
-            ]
-            result = await self.classifier.classify(items)
-            if len(result.verdicts) != len(items):
-                raise InvalidInputError("classifier returned a verdict count unlike its input")
-            outcomes: list[WriteOutcome] = []
-            written: list[tuple[Fact, MemoryRecord]] = []
-            for item, verdict, vector in zip(items, result.verdicts, vectors, strict=True):
-                verdict = self._within_batch(item.fact, sanitize_verdict(verdict, item), written)
-                # Targets are candidates or records of this batch: their valid_at is known.
-                known = {c.record.id: c.record for c in item.candidates}
-                known.update((r.id, r) for _, r in written)
-                outcome, record = await self._apply(scope, item.fact, verdict, vector, known)
-                outcomes.append(outcome)
-                if record is not None:
-                    written.append((item.fact, record))
-        return outcomes, result.usage
-
-    async def _candidates(self, scope: Scope, fact: Fact, vector: np.ndarray) -> list[Candidate]:
-        """Top-k similar active records, plus every active record of the same slot (a slot
-        update must see the value it replaces even when the sentences embed far apart)."""
-        hits = await self.store.search(
-            scope, vector=vector, query=fact.text, k=self.config.reconcile_candidates
-        )
-        found = {h.record.id: Candidate(record=h.record, similarity=h.cosine) for h in hits}
-        if fact.kind is not Kind.EPISODIC and fact.predicate:
-            page = await self.store.list_page(
-                scope,
-                filters=ListFilter(
-                    statuses=[Status.ACTIVE], subject=fact.subject, predicate=fact.predicate
-                ),
-                limit=50,
-            )
-            for record in page.records:
-                found.setdefault(record.id, Candidate(record=record, similarity=0.0))
-        return list(found.values())
-
-    @staticmethod
-    def _within_batch(
-        fact: Fact, verdict: Verdict, written: Sequence[tuple[Fact, MemoryRecord]]
-    ) -> Verdict:
-        """Facts of one batch were classified against the store only; relate them to the
-        earlier facts of the same batch too (a session that states and then updates a slot)."""
-        if verdict.decision is Decision.NOOP:
-            return verdict
-        noop: list[str] = []
-        replace: list[str] = []
-        for _, record in written:
-            if record.status is not Status.ACTIVE:
-                continue
-            relation = relate(fact, record, 0.0)
-            if relation is Decision.NOOP:
-                noop.append(record.id)
-            elif relation is Decision.REPLACE:
-                replace.append(record.id)
-        if noop:
-            return Verdict(decision=Decision.NOOP, target_ids=noop[:1], reason="stated earlier")
-        if replace:
-            targets = list(dict.fromkeys([*verdict.target_ids, *replace]))
-            return Verdict(decision=Decision.REPLACE, target_ids=targets, reason=verdict.reason)
-        return verdict
-
-    async def _apply(
-        self,
-        scope: Scope,
-        fact: Fact,
-        verdict: Verdict,
-        vector: np.ndarray,
-        known: dict[str, MemoryRecord],
-    ) -> tuple[WriteOutcome, MemoryRecord | None]:
-        if verdict.decision is Decision.NOOP:
-            target = verdict.target_ids[0]
-            await self._reinforce(scope, target, fact)
-            return (
-                WriteOutcome(
-                    decision=Decision.NOOP, id=target, text=fact.text, reason=verdict.reason
-                ),
-                None,
-            )
-        record = MemoryRecord.from_fact(
-            fact, scope=scope, created_at=self.clock(), embedding=vector.tolist()
-        )
-        superseded: list[str] = []
-        newer = await self._newer_targets(scope, record, verdict, known)
-        if newer is not None:
-            # The "update" is older than what is known (a replayed or late-arriving
-            # conversation): keep it as history behind the current value, never above it.
-            record = record.model_copy(
-                update={"status": Status.SUPERSEDED, "superseded_by": newer.id}
-            )
-            await self.store.upsert([record])
-        elif verdict.decision is Decision.REPLACE:
-            superseded = await self.store.replace(record, verdict.target_ids)
-        else:
-            await self.store.upsert([record])
-        decision = Decision.REPLACE if superseded else Decision.ADD
-        if superseded:
-            logger.info("memory %s supersedes %s in %s", record.id, superseded, scope)
-        if record.predicate == "name":
-            self._names.pop(scope, None)
-        return (
-            WriteOutcome(
-                decision=decision,
-                id=record.id,
-                superseded=superseded,
-                text=record.text,
-                reason=verdict.reason,
-            ),
-            record,
-        )
-
-    async def _newer_targets(
-        self,
-        scope: Scope,
-        record: MemoryRecord,
-        verdict: Verdict,
-        known: dict[str, MemoryRecord],
-    ) -> MemoryRecord | None:
-        """The newest REPLACE target that became true after the new fact, if any."""
-        if verdict.decision is not Decision.REPLACE:
-            return None
-        newest: MemoryRecord | None = None
-        for target_id in verdict.target_ids:
-            target = known.get(target_id) or await self.store.get(target_id, scope)
-            if (
-                target is not None
-                and target.valid_at > record.valid_at
-                and (newest is None or target.valid_at > newest.valid_at)
-            ):
-                newest = target
-        return newest
-
-    async def _reinforce(self, scope: Scope, memory_id: str, fact: Fact) -> None:
-        """A restated fact nudges the known one's confidence up and cites the new source."""
-        record = await self.store.get(memory_id, scope)
-        if record is None:
-            return
-        events = list(dict.fromkeys([*record.source.event_ids, *fact.source.event_ids]))
-        updated = record.model_copy(
-            update={
-                "confidence": round(min(1.0, record.confidence + 0.1 * (1 - record.confidence)), 4),
-                "source": Source(
-                    session_id=record.source.session_id or fact.source.session_id,
-                    event_ids=events[:MAX_SOURCE_EVENTS],
-                ),
-            }
-        )
-        if updated != record:
-            await self.store.upsert([updated.model_copy(update={"embedding": None})])
+            outcomes, usage = await self._writer.reconcile(scope, facts)
+        if any(f.predicate == "name" for f in facts):
+            self._reader.forget_names(scope)
+        return outcomes, usage
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -360,8 +230,12 @@ class MemoryEngine:
         *,
         top_k: int | None = None,
         now: datetime | None = None,
-    ) -> list[ScoredMemory]:
-        """The top-k active memories for a query, best first, with score components."""
+    ) -> builtins.list[ScoredMemory]:
+        """The top-k active memories for a query, best first, with score components.
+
+        Memories that answer the same question come newest statement first, marked
+        `latest` / earlier (`ScoredMemory.latest`).
+        """
         return (await self.recall_many(scope, [query], top_k=top_k, now=now))[0]
 
     async def recall_many(
@@ -371,72 +245,19 @@ class MemoryEngine:
         *,
         top_k: int | None = None,
         now: datetime | None = None,
-    ) -> list[list[ScoredMemory]]:
+    ) -> builtins.list[list[ScoredMemory]]:
         """Recall for several queries, embedded in one batch."""
         texts = [clean_text(q, what="query") for q in queries]
         k = self.config.top_k if top_k is None else top_k
         if k < 1:
             raise InvalidInputError("top_k must be at least 1")
         at = as_utc(now) if now is not None else self.clock()
-        names = await self._user_names(scope)
-        texts = [as_user_query(text, names) for text in texts]
-        vectors = await self.embedder.embed(texts)
-        fetch = min(k * self.config.scoring.overfetch, self.store.max_search_k)
-        results: list[list[ScoredMemory]] = []
-        statuses = (
-            (Status.ACTIVE, Status.ARCHIVED)
-            if self.config.recall_through_summaries
-            else (Status.ACTIVE,)
-        )
-        for text, vector in zip(texts, vectors, strict=True):
-            hits = await self.store.search(
-                scope, vector=vector, query=text, k=fetch, statuses=statuses
-            )
-            hits = await self._lift_to_summaries(scope, hits)
-            results.append(rerank(hits, now=at, k=k, config=self.config.scoring))
+        results = await self._reader.recall_many(scope, texts, k=k, now=at)
         if self.config.record_hits:
             ids = list(dict.fromkeys(m.record.id for ranked in results for m in ranked))
             if ids:
                 self._spawn(self.store.record_hits(scope, ids, self.clock()))
         return results
-
-    async def _lift_to_summaries(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
-        """Active hits as they are; an archived source of a summary stands for its active
-        summary (with the source's match); other archived records are dropped. One hit per
-        record, the best match kept."""
-        best: dict[str, SearchHit] = {}
-        summaries: dict[str, MemoryRecord | None] = {}
-        for hit in hits:
-            record: MemoryRecord | None = hit.record
-            hops = 0
-            while record is not None and record.status is not Status.ACTIVE:
-                parent = record.consolidated_into
-                if record.status is not Status.ARCHIVED or parent is None or hops > 8:
-                    record = None
-                    break
-                if parent not in summaries:
-                    summaries[parent] = await self.store.get(parent, scope)
-                record, hops = summaries[parent], hops + 1
-            if record is None:
-                continue
-            lifted = hit if record is hit.record else hit.model_copy(update={"record": record})
-            known = best.get(record.id)
-            if known is None or _match(lifted) > _match(known):
-                best[record.id] = lifted
-        return list(best.values())
-
-    async def _user_names(self, scope: Scope) -> list[str]:
-        """What the user is called ("User is called Sam"), cached per scope until this engine
-        writes a new name."""
-        names = self._names.get(scope)
-        if names is None:
-            page = await self.store.list_page(
-                scope,
-                filters=ListFilter(statuses=[Status.ACTIVE], subject="user", predicate="name"),
-                limit=10,
-            )
-            names = self._names[scope] = [r.object for r in page.records if r.object]
-        return names
 
     def _spawn(self, work: Awaitable[None]) -> None:
         async def runner() -> None:
@@ -450,6 +271,11 @@ class MemoryEngine:
         task.add_done_callback(self._background.discard)
 
     async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord:
+        """One memory by id (any status).
+
+        Raises:
+            NotFoundError: if there is no such memory (in `scope`, when given).
+        """
         record = await self.store.get(memory_id, scope)
         if record is None:
             raise NotFoundError(f"no memory with id {memory_id!r}")
@@ -463,12 +289,18 @@ class MemoryEngine:
         limit: int = 100,
         cursor: str | None = None,
     ) -> Page:
+        """Memories of a scope, oldest first, paged (pass `next_cursor` back)."""
         filters = ListFilter(statuses=list(statuses) if statuses else None)
         return await self.store.list_page(scope, filters=filters, limit=limit, cursor=cursor)
 
+    async def scopes(self) -> builtins.list[Scope]:
+        """Every scope that holds memories, in a stable order."""
+        found = await self.store.scopes()
+        return sorted(found, key=lambda s: (s.app_name, s.user_id))
+
     async def history(self, memory_id: str) -> builtins.list[MemoryRecord]:
-        """The supersession chain through a memory, oldest first: what it replaced (and what
-        that replaced), the memory itself, and whatever replaced it since."""
+        """The supersession chain through a memory, oldest statement first: what it replaced
+        (and what that replaced), the memory itself, and whatever replaced it since."""
         record = await self.get(memory_id)
         chain = [record]
         seen = {record.id}
@@ -476,10 +308,9 @@ class MemoryEngine:
         while frontier:
             older: builtins.list[MemoryRecord] = []
             for item in frontier:
-                page = await self.store.list_page(
-                    item.scope, filters=ListFilter(superseded_by=item.id), limit=1000
-                )
-                older += [r for r in page.records if r.id not in seen]
+                older += [
+                    r for r in await self._superseded_by(item.scope, item.id) if r.id not in seen
+                ]
             seen.update(r.id for r in older)
             chain = older + chain
             frontier = older
@@ -491,17 +322,83 @@ class MemoryEngine:
             chain.append(newer)
             seen.add(newer.id)
             current = newer
-        return sorted(chain, key=lambda r: (r.valid_at, r.created_at))
+        return sorted(chain, key=lambda r: (r.stated_at, r.created_at))
+
+    async def _superseded_by(self, scope: Scope, memory_id: str) -> builtins.list[MemoryRecord]:
+        records: builtins.list[MemoryRecord] = []
+        cursor: str | None = None
+        while True:
+            page = await self.store.list_page(
+                scope, filters=ListFilter(superseded_by=memory_id), limit=_PAGE, cursor=cursor
+            )
+            records += page.records
+            cursor = page.next_cursor
+            if cursor is None:
+                return records
+
+    # -- deleting ---------------------------------------------------------------------------
 
     async def forget(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord:
-        """Deletes a memory for good. Returns what was deleted.
+        """Deletes a memory for good and keeps its history consistent. Returns what was
+        deleted.
+
+        What the forgotten memory had superseded takes its place: if it was the current value,
+        the value it replaced becomes active again (the update is withdrawn); if it was itself
+        history, its predecessors now point at its successor. Sources consolidated into a
+        forgotten summary become active again.
 
         Raises:
             NotFoundError: if there is no such memory (in `scope`, when given).
         """
         record = await self.get(memory_id, scope)
-        await self.store.delete(record.scope, [record.id])
+        async with self.scope_lock(record.scope):
+            record = await self.get(memory_id, record.scope)
+            predecessors = await self._superseded_by(record.scope, record.id)
+            successor = record.superseded_by if record.status is Status.SUPERSEDED else None
+            relinked = [
+                p.model_copy(
+                    update={
+                        "superseded_by": successor,
+                        "status": _relinked_status(p, successor),
+                        "embedding": None,
+                    }
+                )
+                for p in predecessors
+            ]
+            if record.kind is Kind.SUMMARY:
+                relinked += [
+                    s.model_copy(
+                        update={
+                            "consolidated_into": None,
+                            "status": Status.SUPERSEDED if s.superseded_by else Status.ACTIVE,
+                            "embedding": None,
+                        }
+                    )
+                    for s in await self._consolidated_into(record.scope, record.id)
+                ]
+            if relinked:
+                await self.store.upsert(relinked)
+            await self.store.delete(record.scope, [record.id])
+        if record.predicate == "name":
+            self._reader.forget_names(record.scope)
         return record
+
+    async def _consolidated_into(
+        self, scope: Scope, summary_id: str
+    ) -> builtins.list[MemoryRecord]:
+        page = await self.store.list_page(
+            scope, filters=ListFilter(consolidated_into=summary_id), limit=_PAGE
+        )
+        return page.records
+
+    async def erase(self, scope: Scope) -> int:
+        """Removes every trace of a user's scope from the store: records of every status,
+        history, event markers and index entries. Returns the number of records removed."""
+        async with self.scope_lock(scope):
+            erased = await self.store.erase(scope)
+        self._reader.forget_names(scope)
+        logger.info("erased %d memories of %s", erased, scope)
+        return erased
 
     async def drain(self) -> None:
         """Waits for background bookkeeping (recall hits) to finish."""
@@ -511,3 +408,11 @@ class MemoryEngine:
     async def close(self) -> None:
         await self.drain()
         await self.store.close()
+
+
+def _relinked_status(record: MemoryRecord, successor: str | None) -> Status:
+    """A forgotten memory's predecessor: history behind the successor when there is one,
+    else the current value again; an archived one stays archived (restorable)."""
+    if record.status is Status.ARCHIVED:
+        return Status.ARCHIVED
+    return Status.SUPERSEDED if successor else Status.ACTIVE

@@ -1,15 +1,67 @@
-"""Builds a ready `MemoryEngine` from settings: the store from its URI, the models from the
-LLM selection (`ADK_MEMORY_LLM`: Gemini when credentials are configured, else local)."""
+"""The composition root: builds ready `MemoryEngine`s.
+
+`build_engine(store)` wires the engine's seams with the bundled local models wherever the
+caller gives none; `open_engine(uri)` opens the store from its URI and picks the models the
+settings select (`ADK_MEMORY_LLM`: Gemini when credentials are configured, else local).
+This is the one module that knows every stage, so the stages never import each other's
+defaults.
+"""
 
 from __future__ import annotations
 
-from adk_memory.config import Settings
+from collections.abc import Callable
+from datetime import datetime
+
+from adk_memory.config import EmbedderBackend, LlmBackend, Settings
+from adk_memory.embedding.base import Embedder
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.extraction.base import FactExtractor
-from adk_memory.google_api.gemini import LlmBackend, llm_backend_from_env
+from adk_memory.model import utcnow
 from adk_memory.reconcile.base import ContradictionClassifier
 from adk_memory.retrieval.scoring import ScoringConfig
+from adk_memory.stores.base import MemoryStore
 from adk_memory.stores.uri import open_store
+
+
+def build_engine(
+    store: MemoryStore,
+    *,
+    embedder: Embedder | None = None,
+    extractor: FactExtractor | None = None,
+    classifier: ContradictionClassifier | None = None,
+    config: EngineConfig | None = None,
+    clock: Callable[[], datetime] = utcnow,
+) -> MemoryEngine:
+    """An engine on `store`, with the bundled local models for every seam not given.
+
+    Args:
+        store: An opened store.
+        embedder: Default: `LocalEmbedder` (all-MiniLM-L6-v2, bundled).
+        extractor: Default: `LocalExtractor` (offline, deterministic).
+        classifier: Default: `LocalClassifier` (offline, precision-first).
+        config: Retrieval and reconciliation settings.
+        clock: Returns "now".
+    """
+    if embedder is None:
+        from adk_memory.embedding.local import LocalEmbedder
+
+        embedder = LocalEmbedder()
+    if extractor is None:
+        from adk_memory.extraction.local import LocalExtractor
+
+        extractor = LocalExtractor()
+    if classifier is None:
+        from adk_memory.reconcile.local import LocalClassifier
+
+        classifier = LocalClassifier()
+    return MemoryEngine(
+        store,
+        embedder=embedder,
+        extractor=extractor,
+        classifier=classifier,
+        config=config,
+        clock=clock,
+    )
 
 
 def engine_config(settings: Settings) -> EngineConfig:
@@ -22,19 +74,37 @@ def engine_config(settings: Settings) -> EngineConfig:
 
 
 def llm_backend(settings: Settings) -> LlmBackend:
-    return LlmBackend(settings.llm) if settings.llm else llm_backend_from_env()
+    return settings.llm_backend()
 
 
 def models(settings: Settings) -> tuple[FactExtractor | None, ContradictionClassifier | None]:
-    """The extractor and classifier the settings select (None: the engine's local default)."""
+    """The extractor and classifier the settings select (None: the local default)."""
     if llm_backend(settings) is not LlmBackend.GEMINI:
         return None, None
     from adk_memory.extraction.gemini import GeminiExtractor
-    from adk_memory.google_api.gemini import GeminiSettings, build_client
+    from adk_memory.google_api.gemini import build_client
     from adk_memory.reconcile.gemini import GeminiClassifier
 
-    client, gemini = build_client(), GeminiSettings.from_env()
-    return GeminiExtractor(client, settings=gemini), GeminiClassifier(client, settings=gemini)
+    client = build_client(trust_base_url=settings.trust_base_url)
+    return (
+        GeminiExtractor(client, settings=settings.gemini),
+        GeminiClassifier(client, settings=settings.gemini),
+    )
+
+
+def embedder(settings: Settings) -> Embedder | None:
+    """The embedder `ADK_MEMORY_EMBEDDER` selects (None: the local default).
+
+    Raises:
+        ConfigError: if `gemini` is chosen and Gemini is not configured.
+    """
+    if settings.embedder is not EmbedderBackend.GEMINI:
+        return None
+    from adk_memory.embedding.gemini import GeminiEmbedder
+    from adk_memory.google_api.gemini import build_client
+
+    client = build_client(trust_base_url=settings.trust_base_url)
+    return GeminiEmbedder(client, settings=settings.gemini)
 
 
 async def open_engine(
@@ -49,6 +119,10 @@ async def open_engine(
     settings = settings or Settings.from_env()
     extractor, classifier = models(settings)
     store = await open_store(store_uri or settings.store_uri)
-    return MemoryEngine(
-        store, config=engine_config(settings), extractor=extractor, classifier=classifier
+    return build_engine(
+        store,
+        config=engine_config(settings),
+        embedder=embedder(settings),
+        extractor=extractor,
+        classifier=classifier,
     )

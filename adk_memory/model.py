@@ -6,9 +6,10 @@ adapters exchange nothing else.
 
 from __future__ import annotations
 
+import math
 import re
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Literal
 
@@ -23,8 +24,12 @@ from pydantic import (
 
 from adk_memory.errors import InvalidInputError
 
-#: Longest text accepted for one fact or event. Longer input is an error, not silently cut.
+#: Longest text accepted for one memory, query or remembered statement. Longer input is an
+#: error, not silently cut.
 MAX_TEXT_CHARS = 20_000
+#: Longest conversation event ingest accepts (a pasted log or document). The extractor keeps
+#: such an event as bounded excerpts that cite it; beyond this it is rejected alone.
+MAX_EVENT_CHARS = 1_000_000
 
 _NAME = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -35,54 +40,123 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+#: Earliest accepted timestamp (inclusive). Nothing a conversation states about its user
+#: is dated earlier; such a value is a parse error, e.g. a year-1 placeholder.
+MIN_TIMESTAMP = datetime(1900, 1, 1, tzinfo=UTC)
+#: Latest accepted timestamp (exclusive). Far enough below `datetime.max` that a stored POSIX
+#: float (whose rounding grows with magnitude) and any UTC offset always decode again.
+MAX_TIMESTAMP = datetime(9000, 1, 1, tzinfo=UTC)
+_RANGE = f"{MIN_TIMESTAMP:%Y-%m-%d} to {MAX_TIMESTAMP:%Y-%m-%d} UTC"
+
+
 def as_utc(value: datetime) -> datetime:
-    """Naive datetimes are taken as UTC; aware ones are converted to UTC."""
+    """Naive datetimes are taken as UTC; aware ones are converted to UTC.
+
+    Raises:
+        InvalidInputError: if the instant cannot be expressed in UTC (e.g. year 1 at +01:00).
+    """
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise InvalidInputError(f"invalid timestamp {value.isoformat()}: out of range") from exc
+
+
+def check_timestamp(value: datetime) -> datetime:
+    """`value` in aware UTC, if it lies in the accepted range [`MIN_TIMESTAMP`, `MAX_TIMESTAMP`).
+
+    Every datetime a model holds passes here, so a record can always be stored as a POSIX
+    float and read back.
+
+    Raises:
+        InvalidInputError: if the value is outside the accepted range.
+    """
+    utc = as_utc(value)
+    if not MIN_TIMESTAMP <= utc < MAX_TIMESTAMP:
+        raise InvalidInputError(
+            f"timestamp {utc.isoformat()} is out of range: accepted are {_RANGE}"
+        )
+    return utc
+
+
+def timestamp_from_epoch(seconds: float) -> datetime:
+    """The aware UTC datetime of a POSIX timestamp, if it lies in the accepted range.
+
+    Raises:
+        InvalidInputError: on NaN, infinities and values outside the accepted range.
+    """
+    if not math.isfinite(seconds) or not (
+        MIN_TIMESTAMP.timestamp() <= seconds < MAX_TIMESTAMP.timestamp()
+    ):
+        raise InvalidInputError(
+            f"invalid timestamp {seconds!r}: accepted are POSIX seconds from "
+            f"{MIN_TIMESTAMP.timestamp():.0f} to {MAX_TIMESTAMP.timestamp():.0f} ({_RANGE})"
+        )
+    # Adding to the epoch (not fromtimestamp) works for negative values on every platform.
+    return check_timestamp(_EPOCH + timedelta(seconds=seconds))
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def parse_timestamp(value: str | float | int | datetime) -> datetime:
     """Parses an ISO-8601 string, a POSIX timestamp or a datetime into aware UTC.
 
+    Accepted are instants from `MIN_TIMESTAMP` (1900-01-01) up to, not including,
+    `MAX_TIMESTAMP` (9000-01-01).
+
     Raises:
-        InvalidInputError: if the value is not a valid timestamp.
+        InvalidInputError: if the value is not a valid timestamp or is out of range.
     """
     if isinstance(value, datetime):
-        return as_utc(value)
+        return check_timestamp(value)
     if isinstance(value, bool):
         raise InvalidInputError(f"invalid timestamp: {value!r}")
     if isinstance(value, int | float):
         try:
-            return datetime.fromtimestamp(float(value), UTC)
-        except (OverflowError, OSError, ValueError) as exc:
-            raise InvalidInputError(f"invalid timestamp: {value!r}") from exc
+            seconds = float(value)
+        except OverflowError as exc:  # an int beyond float range
+            raise InvalidInputError(
+                f"invalid timestamp {str(value)[:24]}...: out of range"
+            ) from exc
+        return timestamp_from_epoch(seconds)
     if isinstance(value, str):
         text = value.strip()
         if text.endswith(("Z", "z")):
             text = text[:-1] + "+00:00"
         try:
-            return as_utc(datetime.fromisoformat(text))
+            parsed = datetime.fromisoformat(text)
         except ValueError as exc:
             raise InvalidInputError(
-                f"invalid timestamp {value!r}: expected ISO-8601, e.g. 2026-05-01T12:00:00Z"
+                f"invalid timestamp {value[:64]!r}: expected ISO-8601, e.g. 2026-05-01T12:00:00Z"
             ) from exc
-    raise InvalidInputError(f"invalid timestamp: {value!r}")
+        return check_timestamp(parsed)
+    raise InvalidInputError(f"invalid timestamp: {type(value).__name__}")
 
 
-def clean_text(value: str, *, what: str = "text") -> str:
+def _checked(value: datetime | None) -> datetime | None:
+    return None if value is None else check_timestamp(value)
+
+
+def clean_text(value: str, *, what: str = "text", limit: int = MAX_TEXT_CHARS) -> str:
     """Validates user-supplied text: non-empty, not binary, not huge. Returns it stripped.
 
     Raises:
-        InvalidInputError: on empty, binary (NUL / control bytes) or over-long text.
+        InvalidInputError: on empty, binary (NUL / control bytes), unencodable (a lone
+            surrogate) or over-long text.
     """
     if not isinstance(value, str):
         raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
     text = value.strip()
     if not text:
         raise InvalidInputError(f"{what} is empty")
-    if len(text) > MAX_TEXT_CHARS:
-        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {MAX_TEXT_CHARS}")
+    if len(text) > limit:
+        raise InvalidInputError(f"{what} is {len(text)} characters; the limit is {limit}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInputError(f"{what} holds a lone surrogate (not valid Unicode)") from None
     if "\x00" in text or len(_CONTROL.findall(text)) > 0:
         raise InvalidInputError(f"{what} contains binary or control characters")
     return text
@@ -166,7 +240,7 @@ class Fact(BaseModel):
     @field_validator("valid_at", "recorded_at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return _checked(value)
 
     @model_validator(mode="after")
     def _recorded_defaults_to_valid(self) -> Fact:
@@ -210,7 +284,7 @@ class MemoryRecord(BaseModel):
     @field_validator("valid_at", "recorded_at", "created_at", "last_accessed_at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return None if value is None else as_utc(value)
+        return _checked(value)
 
     @model_validator(mode="after")
     def _recorded_defaults_to_valid(self) -> MemoryRecord:
@@ -262,6 +336,10 @@ class ScoredMemory(BaseModel):
 
     record: MemoryRecord
     breakdown: ScoreBreakdown
+    #: Set when other recalled memories answer the same question (same slot, or saying
+    #: nearly the same thing): True for the one stated last, False for the earlier ones.
+    #: None when the memory stands alone. The earlier ones follow the latest, newest first.
+    latest: bool | None = None
 
     @property
     def score(self) -> float:
@@ -279,13 +357,16 @@ class Verdict(BaseModel):
 
 
 class WriteOutcome(BaseModel):
-    """What reconciling one fact did to the store."""
+    """What reconciling one fact did to the store: exactly what was stored."""
 
     decision: Decision
     id: str
     superseded: list[str] = Field(default_factory=list)
     text: str
     reason: str = ""
+    #: The status the written record has: `superseded` when the statement was older than
+    #: what it would have replaced (a late-arriving conversation), so it went into history.
+    status: Status = Status.ACTIVE
 
 
 class InputEvent(BaseModel):
@@ -313,12 +394,21 @@ class InputEvent(BaseModel):
         return parse_timestamp(value)
 
 
+class RejectedEvent(BaseModel):
+    """An event an ingest left out, and why (the rest of its batch was ingested)."""
+
+    event_id: str
+    reason: str
+
+
 class IngestResult(BaseModel):
     """What one ingest did: per-fact outcomes plus the events it skipped as already seen."""
 
     outcomes: list[WriteOutcome] = Field(default_factory=list)
     events_ingested: int = 0
     events_skipped: int = 0
+    #: Events left out as invalid (empty, binary, over the hard size limit).
+    rejected: list[RejectedEvent] = Field(default_factory=list)
     model_calls: int = 0
     tokens: int = 0
 

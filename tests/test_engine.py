@@ -172,20 +172,27 @@ async def test_scopes_never_mix(engine: MemoryEngine) -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    ["", "   ", "x" * 20_001, "binary\x00data", "bell\x07"],
+    ["", "   ", "x" * 20_001, "binary\x00data", "bell\x07", "lone \ud800 surrogate"],
 )
 async def test_bad_text_is_refused_and_nothing_written(engine: MemoryEngine, bad: str) -> None:
     with pytest.raises(InvalidInputError):
         await engine.remember(ALICE, bad)
-    with pytest.raises(InvalidInputError):
-        await engine.ingest(
-            ALICE,
-            [
-                InputEvent(id="ok", author="user", text="I live in Rome.", timestamp=T0),
-                InputEvent(id="bad", author="user", text=bad or " ", timestamp=T0),
-            ],
-        )
     assert (await engine.list(ALICE)).records == []
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "   ", "binary\x00data", "bell\x07", "lone \ud800 surrogate", "x" * 1_000_001]
+)
+async def test_a_bad_event_costs_its_neighbours_nothing(engine: MemoryEngine, bad: str) -> None:
+    result = await engine.ingest(
+        ALICE,
+        [
+            InputEvent(id="ok", author="user", text="I live in Rome.", timestamp=T0),
+            InputEvent(id="bad", author="user", text=bad or " ", timestamp=T0),
+        ],
+    )
+    assert [r.event_id for r in result.rejected] == ["bad"]
+    assert ["Rome" in r.text for r in (await engine.list(ALICE)).records] == [True]
 
 
 @pytest.mark.parametrize("stamp", ["yesterday", "2026-13-45", "", True, None])

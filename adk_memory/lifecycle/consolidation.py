@@ -4,9 +4,10 @@ Per scope, active facts of the configured kinds are re-embedded with the engine'
 (stores do not return vectors) and grouped greedily: seeds in order of how many neighbours
 they have (cosine ≥ `similarity`), members added most similar first while they stay within
 `similarity` of every member (complete linkage), share the subject, contradict no member
-(`local_classifier.relate` says REPLACE either way), and their statements together still fit
-in one summary of the summariser's `max_chars`: a source is archived only into a summary that
-can carry what it said, so nothing a fact said is lost to a length cut. Clusters of at
+(the engine's configured classifier says neither supersedes the other), and their
+statements together still fit in one summary of the summariser's `max_chars`: a source is
+archived only into a summary that can carry what it said, so nothing a fact said is lost to
+a length cut. Clusters of at
 least `min_cluster_size` are summarised by a `Summarizer`; the summary is a `kind=summary`
 record whose confidence is the sources' mean, whose `valid_at` is the newest source's, and
 whose events are the union (bounded) of theirs. Its `predicate` is `consolidates` and its
@@ -41,7 +42,7 @@ from adk_memory.engine import MemoryEngine
 from adk_memory.lifecycle.paging import list_all, target_scopes
 from adk_memory.lifecycle.summarizer import LocalSummarizer, Summarizer, full_summary_length
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord, Scope, Source, Status, as_utc
-from adk_memory.reconcile.rules import relate
+from adk_memory.reconcile.base import Candidate, ReconcileItem, sanitize_verdict
 
 #: The predicate of a summary record; its object lists the source ids.
 SUMMARY_PREDICATE = "consolidates"
@@ -137,14 +138,6 @@ def _as_fact(record: MemoryRecord) -> Fact:
     )
 
 
-def contradicts(a: MemoryRecord, b: MemoryRecord) -> bool:
-    """Whether either fact would supersede the other (they cannot share a summary)."""
-    return (
-        relate(_as_fact(a), b, 0.0) is Decision.REPLACE
-        or relate(_as_fact(b), a, 0.0) is Decision.REPLACE
-    )
-
-
 def plan_clusters(
     records: Sequence[MemoryRecord],
     vectors: np.ndarray,
@@ -217,13 +210,6 @@ def build_summary(
     )
 
 
-def _conflicts(leaves: Sequence[Sequence[MemoryRecord]]) -> Callable[[int, int], bool]:
-    def conflicts(i: int, j: int) -> bool:
-        return any(contradicts(a, b) for a in leaves[i] for b in leaves[j])
-
-    return conflicts
-
-
 class _ScopeRun:
     """One scope's consolidation: completes interrupted clusters, then builds new ones."""
 
@@ -243,8 +229,11 @@ class _ScopeRun:
         self.dry_run = dry_run
         self.summarizer = summarizer
         self.report = ScopeConsolidationReport(app_name=scope.app_name, user_id=scope.user_id)
-        #: The slot facts (the only ones `relate` can find in conflict) under each record.
+        #: The facts (not summaries) under each record.
         self.leaves: dict[str, list[MemoryRecord]] = {}
+        #: Leaf ids already shown to the classifier, and the pairs it found in conflict.
+        self.classified: set[str] = set()
+        self.conflicting: set[frozenset[str]] = set()
         #: Embeddings by record id: each text is embedded once per run, however many passes.
         self.vectors: dict[str, np.ndarray] = {}
 
@@ -304,10 +293,16 @@ class _ScopeRun:
         while len(pool) >= self.config.min_cluster_size:
             vectors = await self._vectors(pool)
             leaves = [await self._leaves(r) for r in pool]
+            await self._classify([leaf for group in leaves for leaf in group])
 
-            clusters = plan_clusters(
-                pool, vectors, self.config, _conflicts(leaves), self._fits(pool)
-            )
+            def conflicts(i: int, j: int, leaves: list[list[MemoryRecord]] = leaves) -> bool:
+                return any(
+                    frozenset((a.id, b.id)) in self.conflicting
+                    for a in leaves[i]
+                    for b in leaves[j]
+                )
+
+            clusters = plan_clusters(pool, vectors, self.config, conflicts, self._fits(pool))
             if not clusters:
                 break
             merged: set[str] = set()
@@ -336,11 +331,58 @@ class _ScopeRun:
             self.vectors.update((r.id, v) for r, v in zip(missing, embedded, strict=True))
         return np.stack([self.vectors[r.id] for r in records])
 
+    async def _classify(self, leaves: Sequence[MemoryRecord]) -> None:
+        """Asks the engine's classifier which facts contradict each other (they must never
+        share a summary). Each fact is shown once per run, against the facts of its subject
+        it could be clustered with (the most similar) and those of the same slot, as the
+        engine shows candidates at ingest."""
+        known = list({leaf.id: leaf for leaf in [*self._all_leaves(), *leaves]}.values())
+        new = [leaf for leaf in known if leaf.id not in self.classified]
+        if not new:
+            return
+        vectors = await self._vectors(known)
+        sims = vectors @ vectors.T
+        index = {leaf.id: i for i, leaf in enumerate(known)}
+        items: list[ReconcileItem] = []
+        owners: list[str] = []
+        for leaf in new:
+            i = index[leaf.id]
+            peers = [
+                int(j)
+                for j in np.argsort(-sims[i], kind="stable")
+                if j != i and known[j].subject == leaf.subject
+            ]
+            chosen = peers[: self.engine.config.reconcile_candidates]
+            chosen += [
+                j
+                for j in peers
+                if leaf.predicate
+                and (known[j].predicate, known[j].kind) == (leaf.predicate, leaf.kind)
+                and j not in chosen
+            ]
+            if chosen:
+                candidates = [
+                    Candidate(record=known[j], similarity=float(sims[i, j])) for j in chosen
+                ]
+                items.append(ReconcileItem(fact=_as_fact(leaf), candidates=candidates))
+                owners.append(leaf.id)
+        self.classified.update(leaf.id for leaf in new)
+        if not items:
+            return
+        result = await self.engine.classifier.classify(items)
+        for owner, item, verdict in zip(owners, items, result.verdicts, strict=False):
+            checked = sanitize_verdict(verdict, item)
+            if checked.decision is Decision.REPLACE:
+                self.conflicting.update(frozenset((owner, t)) for t in checked.target_ids)
+
+    def _all_leaves(self) -> list[MemoryRecord]:
+        return [leaf for group in self.leaves.values() for leaf in group]
+
     async def _leaves(self, record: MemoryRecord) -> list[MemoryRecord]:
         if record.id in self.leaves:
             return self.leaves[record.id]
         if record.kind is not Kind.SUMMARY:
-            found = [record] if record.kind is not Kind.EPISODIC and record.predicate else []
+            found = [record]
         else:
             found = []
             for source_id in summary_sources(record):

@@ -6,11 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-import numpy as np
-
 from adk_memory.engine import MemoryEngine
 from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status
-from adk_memory.stores.base import ListFilter, Page, SearchHit
 from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import T0, vector
 
@@ -67,42 +64,15 @@ async def statuses(engine: MemoryEngine, ids: Sequence[str]) -> list[Status]:
 
 class CrashingStore:
     """A `MemoryStore` over SQLite whose first `set_status` fails, as if the process died
-    between writing a summary and archiving its sources."""
+    between writing a summary and archiving its sources. Everything else is the sqlite
+    store's own."""
 
     def __init__(self, inner: SqliteStore) -> None:
         self.inner = inner
-        self.max_search_k = inner.max_search_k
         self.crashes_left = 1
 
-    async def upsert(self, records: Sequence[MemoryRecord]) -> None:
-        await self.inner.upsert(records)
-
-    async def replace(self, new: MemoryRecord, superseded_ids: Sequence[str]) -> list[str]:
-        return await self.inner.replace(new, superseded_ids)
-
-    async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
-        return await self.inner.get(memory_id, scope)
-
-    async def search(
-        self,
-        scope: Scope,
-        *,
-        vector: np.ndarray,
-        query: str | None = None,
-        k: int,
-        statuses: Sequence[Status] = (Status.ACTIVE,),
-    ) -> list[SearchHit]:
-        return await self.inner.search(scope, vector=vector, query=query, k=k, statuses=statuses)
-
-    async def list_page(
-        self,
-        scope: Scope,
-        *,
-        filters: ListFilter | None = None,
-        limit: int = 100,
-        cursor: str | None = None,
-    ) -> Page:
-        return await self.inner.list_page(scope, filters=filters, limit=limit, cursor=cursor)
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
 
     async def set_status(
         self,
@@ -116,21 +86,3 @@ class CrashingStore:
             self.crashes_left -= 1
             raise ConnectionError("simulated crash before archiving")
         return await self.inner.set_status(scope, ids, status, consolidated_into=consolidated_into)
-
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
-        return await self.inner.delete(scope, ids)
-
-    async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
-        await self.inner.record_hits(scope, ids, at)
-
-    async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
-        return await self.inner.seen_events(scope, event_ids)
-
-    async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
-        await self.inner.mark_events_seen(scope, event_ids)
-
-    async def scopes(self) -> list[Scope]:
-        return await self.inner.scopes()
-
-    async def close(self) -> None:
-        await self.inner.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from adk_memory.engine import MemoryEngine
+from adk_memory.factory import build_engine
 from adk_memory.lifecycle import (
     ConsolidationConfig,
     LocalSummarizer,
@@ -14,8 +16,9 @@ from adk_memory.lifecycle import (
     restore,
     source_event_ids,
 )
-from adk_memory.lifecycle.consolidation import contradicts, plan_clusters, summary_sources
-from adk_memory.model import Kind, MemoryRecord, Status
+from adk_memory.lifecycle.consolidation import plan_clusters, summary_sources
+from adk_memory.model import Decision, Kind, MemoryRecord, Status, Verdict
+from adk_memory.reconcile.base import ClassificationResult, ReconcileItem
 from adk_memory.stores.base import MemoryStore
 from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import FixedClock
@@ -107,9 +110,35 @@ async def test_never_merges_contradicting_facts(engine: MemoryEngine) -> None:
 
     report = await consolidate(engine, SCOPE, config, NOW)
 
-    assert contradicts(homes[0], homes[1])
     assert report.summary_ids == []
     assert await statuses(engine, [h.id for h in homes]) == [Status.ACTIVE] * 3
+
+
+class NeverContradicts:
+    """A configured classifier that finds no contradiction anywhere."""
+
+    async def classify(self, items: Sequence[ReconcileItem]) -> ClassificationResult:
+        return ClassificationResult(verdicts=[Verdict(decision=Decision.ADD) for _ in items])
+
+
+async def test_the_configured_classifier_decides_what_contradicts(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """No local slot rule overrides the classifier: where it sees no contradiction, the
+    three homes are one cluster."""
+    store = await SqliteStore(tmp_path / "memory.db").open()
+    engine = build_engine(store, classifier=NeverContradicts(), clock=clock)
+    try:
+        homes = [
+            fact(f"User lives in {c}.", days=i, kind=Kind.PROFILE, predicate="lives_in", obj=c)
+            for i, c in enumerate(["Berlin", "Munich", "Hamburg"])
+        ]
+        await engine.store.upsert(homes)
+        config = ConsolidationConfig(similarity=0.45, min_cluster_size=2, kinds=[Kind.PROFILE])
+        report = await consolidate(engine, SCOPE, config, NOW)
+        assert len(report.summary_ids) == 1
+    finally:
+        await engine.close()
 
 
 def test_clustering_splits_a_contradicting_pair() -> None:
@@ -127,7 +156,7 @@ async def test_crash_between_summary_and_archive_is_completed_by_a_rerun(
 ) -> None:
     store = CrashingStore(await SqliteStore(tmp_path / "memory.db").open())
     assert isinstance(store, MemoryStore)
-    engine = MemoryEngine(store, clock=clock)
+    engine = build_engine(store, clock=clock)
     try:
         records = await seed(engine)
         try:

@@ -1,0 +1,155 @@
+"""The read path: query → embedding → over-fetched store candidates → decay rerank → current
+values first → top-k.
+
+Archived sources of a consolidation summary still match (a summary's own embedding blurs the
+details it stands for) and are answered with their active summary. A query that names the
+user ("What is Sam allergic to?") is phrased the way facts about the user are stored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import datetime
+
+import numpy as np
+
+from adk_memory.embedding.base import Embedder
+from adk_memory.model import MemoryRecord, Scope, ScoredMemory, Status
+from adk_memory.retrieval.ordering import OrderingConfig, current_first
+from adk_memory.retrieval.scoring import ScoringConfig, rerank
+from adk_memory.stores.base import ListFilter, MemoryStore, SearchHit
+
+#: Embeddings of recalled texts kept for ordering (by record id and text); about 1.5 KiB each.
+VECTOR_CACHE_SIZE = 20_000
+#: Summary links followed from an archived source to its active summary, at most.
+MAX_SUMMARY_HOPS = 8
+
+
+def as_user_query(query: str, names: Sequence[str]) -> str:
+    """A query about the user by name ("What is Sam allergic to?") phrased the way facts
+    about the user are stored ("What is the user allergic to?"), so neither the embedding nor
+    the lexical match is pulled towards the one fact that holds the name."""
+    for name in names:
+        pattern = rf"\b{re.escape(name)}\b"
+        query = re.sub(pattern + "'s", "the user's", query, flags=re.IGNORECASE)
+        query = re.sub(pattern, "the user", query, flags=re.IGNORECASE)
+    return query
+
+
+def _match(hit: SearchHit) -> float:
+    return hit.cosine + hit.lexical
+
+
+class Retriever:
+    """Recall over one store.
+
+    Args:
+        store: Where records live.
+        embedder: Embeds queries (and recalled texts, for ordering same-question answers).
+        scoring: The reranker's settings.
+        ordering: When recalled memories answer the same question.
+        through_summaries: Match archived sources of summaries and answer with the summary.
+    """
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        embedder: Embedder,
+        scoring: ScoringConfig,
+        ordering: OrderingConfig,
+        through_summaries: bool = True,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.scoring = scoring
+        self.ordering = ordering
+        self.through_summaries = through_summaries
+        self._names: dict[Scope, list[str]] = {}
+        self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
+
+    def forget_names(self, scope: Scope) -> None:
+        """Drops the cached names of a scope (after a name was written or erased)."""
+        self._names.pop(scope, None)
+
+    async def recall_many(
+        self, scope: Scope, texts: Sequence[str], *, k: int, now: datetime
+    ) -> list[list[ScoredMemory]]:
+        """The top-k active memories for each (validated) query text, best first."""
+        names = await self._user_names(scope)
+        texts = [as_user_query(text, names) for text in texts]
+        vectors = await self.embedder.embed(texts)
+        fetch = min(k * self.scoring.overfetch, self.store.max_search_k)
+        statuses = (Status.ACTIVE, Status.ARCHIVED) if self.through_summaries else (Status.ACTIVE,)
+        results: list[list[ScoredMemory]] = []
+        for text, vector in zip(texts, vectors, strict=True):
+            hits = await self.store.search(
+                scope, vector=vector, query=text, k=fetch, statuses=statuses
+            )
+            hits = await self._lift_to_summaries(scope, hits)
+            ranked = rerank(hits, now=now, k=k, config=self.scoring)
+            results.append(await self._current_first(ranked))
+        return results
+
+    async def _current_first(self, ranked: list[ScoredMemory]) -> list[ScoredMemory]:
+        if not self.ordering.enabled or len(ranked) < 2:
+            return ranked
+        vectors = await self._text_vectors([m.record for m in ranked])
+        return current_first(ranked, vectors, self.ordering)
+
+    async def _text_vectors(self, records: Sequence[MemoryRecord]) -> np.ndarray:
+        """Unit embeddings of the records' texts, cached (stores do not return vectors)."""
+        keys = [(r.id, r.text) for r in records]
+        missing = [key for key in dict.fromkeys(keys) if key not in self._vectors]
+        if missing:
+            embedded = await self.embedder.embed([text for _, text in missing])
+            for key, vector in zip(missing, embedded, strict=True):
+                self._vectors[key] = vector
+        for key in keys:
+            self._vectors.move_to_end(key)
+        while len(self._vectors) > VECTOR_CACHE_SIZE:
+            self._vectors.popitem(last=False)
+        return np.stack([self._vectors[key] for key in keys])
+
+    async def _lift_to_summaries(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
+        """Active hits as they are; an archived source of a summary stands for its active
+        summary (with the source's match); other archived records are dropped. One hit per
+        record, the best match kept."""
+        best: dict[str, SearchHit] = {}
+        summaries: dict[str, MemoryRecord | None] = {}
+        for hit in hits:
+            record: MemoryRecord | None = hit.record
+            hops = 0
+            while record is not None and record.status is not Status.ACTIVE:
+                parent = record.consolidated_into
+                if record.status is not Status.ARCHIVED or parent is None:
+                    record = None
+                    break
+                if hops >= MAX_SUMMARY_HOPS:
+                    record = None
+                    break
+                if parent not in summaries:
+                    summaries[parent] = await self.store.get(parent, scope)
+                record, hops = summaries[parent], hops + 1
+            if record is None:
+                continue
+            lifted = hit if record is hit.record else hit.model_copy(update={"record": record})
+            known = best.get(record.id)
+            if known is None or _match(lifted) > _match(known):
+                best[record.id] = lifted
+        return list(best.values())
+
+    async def _user_names(self, scope: Scope) -> list[str]:
+        """What the user is called ("User is called Sam"), cached per scope until a name
+        is written through the engine."""
+        names = self._names.get(scope)
+        if names is None:
+            page = await self.store.list_page(
+                scope,
+                filters=ListFilter(statuses=[Status.ACTIVE], subject="user", predicate="name"),
+                limit=10,
+            )
+            names = self._names[scope] = [r.object for r in page.records if r.object]
+        return names
