@@ -1,0 +1,98 @@
+"""The package's shape: stages in folders, no import cycle, a cheap `import adk_memory`."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "adk_memory"
+#: The modules shared by every stage; everything else lives in a stage's folder.
+SHARED_MODULES = {"__init__", "model", "errors", "config", "text", "engine", "factory"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """Every adk_memory module `path` imports, at module level or inside functions."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("adk_memory"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.startswith("adk_memory"):
+                found.add(base)
+                # `from adk_memory.x import y` may name a submodule y.
+                found.update(f"{base}.{a.name}" for a in node.names)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    return {
+        name: {m for m in _imports(path, name) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+
+
+def test_no_import_cycle_inside_the_package() -> None:
+    graph = _graph()
+    # A package's __init__ re-exporting its own submodules is not a cycle of behaviour.
+    for name, deps in graph.items():
+        graph[name] = {d for d in deps if not (name.startswith(d + ".") and d in graph)}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for dep in sorted(graph[node]):
+            if state.get(dep) == 1:
+                cycle = [*stack[stack.index(dep) :], dep]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if dep not in state:
+                visit(dep)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+
+
+def test_only_the_shared_modules_live_at_the_top() -> None:
+    top = {p.stem for p in PACKAGE.glob("*.py")}
+    assert top <= SHARED_MODULES, f"top-level modules outside a stage: {top - SHARED_MODULES}"
+
+
+def test_import_adk_memory_stays_cheap() -> None:
+    code = (
+        "import sys, adk_memory\n"
+        "heavy = ['google.adk', 'google.genai', 'fastapi', 'uvicorn', 'onnxruntime']\n"
+        "print([m for m in heavy if m in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_lazy_public_names_resolve() -> None:
+    code = (
+        "import adk_memory\n"
+        "missing = [n for n in adk_memory.__all__ if getattr(adk_memory, n, None) is None]\n"
+        "print(missing)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
