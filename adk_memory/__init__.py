@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from adk_memory.extraction.base import FactExtractor
     from adk_memory.extraction.local import LocalExtractor
     from adk_memory.factory import open_engine
+    from adk_memory.inspector.routes import inspector_router
     from adk_memory.model import (
         Decision,
         Fact,
@@ -77,6 +78,7 @@ _LAZY = {
     "SqliteStore": "adk_memory.stores.sqlite.store",
     "Status": "adk_memory.model",
     "WriteOutcome": "adk_memory.model",
+    "inspector_router": "adk_memory.inspector.routes",
     "open_engine": "adk_memory.factory",
     "register_schemes": "adk_memory.adk.registry",
 }
@@ -112,6 +114,7 @@ __all__ = [
     "Status",
     "WriteOutcome",
     "__version__",
+    "inspector_router",
     "open_engine",
     "register_schemes",
 ]

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import cast
-
 from adk_memory.engine import MemoryEngine
 from adk_memory.errors import InvalidInputError
 from adk_memory.inspector.data import get_memory, require_scope
@@ -54,7 +51,4 @@ async def erase_scope(engine: MemoryEngine, scope: Scope, confirmation: str) -> 
             "nothing was erased"
         )
     await require_scope(engine, scope)
-    # The engine's own erase also clears what it keeps beside the store; older engines
-    # only have the store's.
-    erase = cast("Callable[[Scope], Awaitable[int]]", getattr(engine, "erase", engine.store.erase))
-    return await erase(scope)
+    return await engine.erase(scope)

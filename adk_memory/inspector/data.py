@@ -15,6 +15,7 @@ from adk_memory.adk.memory_block import fit_to_budget, format_memory_block
 from adk_memory.adk.service import to_memory_entry
 from adk_memory.engine import MemoryEngine
 from adk_memory.errors import InvalidInputError, NotFoundError
+from adk_memory.factory import build_engine
 from adk_memory.lifecycle import (
     ConsolidationConfig,
     ConsolidationReport,
@@ -119,7 +120,7 @@ def stated_at(record: MemoryRecord) -> datetime:
 def quiet_engine(engine: MemoryEngine) -> MemoryEngine:
     """An engine over the same store and models that counts no recall hits: looking at a
     ranking in the playground must not change what garbage collection sees."""
-    return MemoryEngine(
+    return build_engine(
         engine.store,
         embedder=engine.embedder,
         extractor=engine.extractor,
@@ -152,13 +153,13 @@ def _counts(records: Sequence[MemoryRecord]) -> dict[Status, int]:
 
 async def scope_summaries(engine: MemoryEngine) -> list[ScopeSummary]:
     """Every scope of the store with its counts, ordered by app then user."""
-    scopes = sorted(await engine.store.scopes(), key=lambda s: (s.app_name, s.user_id))
+    scopes = sorted(await engine.scopes(), key=lambda s: (s.app_name, s.user_id))
     return [ScopeSummary(scope=s, counts=_counts(await all_records(engine, s))) for s in scopes]
 
 
 async def require_scope(engine: MemoryEngine, scope: Scope) -> None:
     """Raises `NotFoundError` for a scope that holds no record."""
-    if scope not in set(await engine.store.scopes()):
+    if scope not in set(await engine.scopes()):
         raise NotFoundError(f"no memories for app {scope.app_name!r}, user {scope.user_id!r}")
 
 
