@@ -72,6 +72,70 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE memories ADD COLUMN recorded_at REAL;
     """,
+    # 4: AUTOINCREMENT row ids. A plain INTEGER PRIMARY KEY hands a deleted newest rowid to
+    # the next insert, and the in-memory indexes (keyed by rowid) then applied the deleted
+    # row's tombstone to the new row: it vanished from search after a restart. Rows keep
+    # their rowids (the FTS index refers to them); tombstones naming a live row are stale.
+    """
+    CREATE TABLE memories_v4 (
+        rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+        id TEXT NOT NULL UNIQUE,
+        app_name TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        text TEXT NOT NULL,
+        subject TEXT NOT NULL DEFAULT '',
+        predicate TEXT NOT NULL DEFAULT '',
+        object TEXT NOT NULL DEFAULT '',
+        polarity INTEGER NOT NULL DEFAULT 1,
+        confidence REAL NOT NULL,
+        kind TEXT NOT NULL,
+        author TEXT,
+        valid_at REAL NOT NULL,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL,
+        superseded_by TEXT,
+        consolidated_into TEXT,
+        session_id TEXT,
+        event_ids TEXT NOT NULL DEFAULT '[]',
+        hits INTEGER NOT NULL DEFAULT 0,
+        last_accessed_at REAL,
+        embedding BLOB,
+        seq INTEGER NOT NULL,
+        recorded_at REAL
+    );
+    INSERT INTO memories_v4 (rowid, id, app_name, user_id, text, subject, predicate, object,
+        polarity, confidence, kind, author, valid_at, created_at, status, superseded_by,
+        consolidated_into, session_id, event_ids, hits, last_accessed_at, embedding, seq,
+        recorded_at)
+    SELECT rowid, id, app_name, user_id, text, subject, predicate, object, polarity,
+        confidence, kind, author, valid_at, created_at, status, superseded_by,
+        consolidated_into, session_id, event_ids, hits, last_accessed_at, embedding, seq,
+        recorded_at
+    FROM memories;
+    DROP TABLE memories;
+    ALTER TABLE memories_v4 RENAME TO memories;
+    CREATE INDEX memories_scope_seq ON memories (app_name, user_id, seq);
+    CREATE INDEX memories_scope_status ON memories (app_name, user_id, status, rowid);
+    CREATE INDEX memories_superseded_by ON memories (superseded_by) WHERE superseded_by IS NOT NULL;
+    CREATE INDEX memories_consolidated_into ON memories (consolidated_into)
+        WHERE consolidated_into IS NOT NULL;
+    CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, text) VALUES (new.rowid, new.text);
+    END;
+    CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+    END;
+    CREATE TRIGGER memories_fts_update AFTER UPDATE OF text ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+        INSERT INTO memories_fts (rowid, text) VALUES (new.rowid, new.text);
+    END;
+    DELETE FROM tombstones WHERE row IN (SELECT rowid FROM memories);
+    DELETE FROM sqlite_sequence WHERE name IN ('memories', 'memories_v4');
+    INSERT INTO sqlite_sequence (name, seq) VALUES ('memories', MAX(
+        COALESCE((SELECT MAX(rowid) FROM memories), 0),
+        COALESCE((SELECT MAX(row) FROM tombstones), 0)
+    ));
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

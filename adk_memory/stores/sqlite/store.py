@@ -10,26 +10,50 @@ since it last looked, so writes by other processes sharing the file are seen too
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
+import fcntl
+import hashlib
 import json
+import logging
+import math
+import os
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
 
 from adk_memory.errors import BackendError, ConfigError, InvalidInputError
-from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status
+from adk_memory.model import (
+    MAX_TIMESTAMP,
+    MIN_TIMESTAMP,
+    Kind,
+    MemoryRecord,
+    Scope,
+    Source,
+    Status,
+    check_timestamp,
+)
 from adk_memory.stores.base import ListFilter, Page, SearchHit
 from adk_memory.stores.sqlite.schema import migrate
 from adk_memory.stores.sqlite.vector_index import ScopeVectorIndex
 from adk_memory.stores.uri import StoreUri
 
 T = TypeVar("T")
+logger = logging.getLogger("adk_memory")
+
+#: Files holding personal data are readable by their owner only.
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+#: Longest wait for another process's reconcile lock before `reconcile_lock` gives up.
+RECONCILE_LOCK_TIMEOUT_S = 30.0
 
 _COLUMNS = (
     "rowid, id, app_name, user_id, text, subject, predicate, object, polarity, confidence, kind, "
@@ -55,15 +79,35 @@ _STOPWORDS = frozenset(
 
 
 def _ts(value: datetime | None) -> float | None:
-    return None if value is None else value.timestamp()
+    # Models validate their datetimes, but a record changed after validation (or built
+    # with model_construct) must not put a value on disk that cannot be read back.
+    return None if value is None else check_timestamp(value).timestamp()
+
+
+_MIN_TS = MIN_TIMESTAMP.timestamp()
+#: The latest instant a stored value decodes to (the accepted range is half-open).
+_LAST = MAX_TIMESTAMP - timedelta(microseconds=1)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _dt(value: float | None) -> datetime | None:
-    return None if value is None else datetime.fromtimestamp(value, UTC)
+    return None if value is None else _dt_required(value)
 
 
-def _dt_required(value: float) -> datetime:
-    return datetime.fromtimestamp(value, UTC)
+def _dt_required(value: float | None) -> datetime:
+    """A stored POSIX float as aware UTC. A value outside the accepted range (written by an
+    older version that accepted any date) is clamped to the range and logged: one bad value
+    must never make every read of its scope raise."""
+    if isinstance(value, int | float) and math.isfinite(value):
+        if _MIN_TS <= value < MAX_TIMESTAMP.timestamp():
+            decoded = _EPOCH + timedelta(seconds=value)
+            if MIN_TIMESTAMP <= decoded <= _LAST:
+                return decoded
+        clamped = MIN_TIMESTAMP if value < _MIN_TS else _LAST
+    else:
+        clamped = MIN_TIMESTAMP
+    logger.warning("stored timestamp %r is out of range; read as %s", value, clamped.isoformat())
+    return clamped
 
 
 def _fts_terms(text: str) -> list[str]:
@@ -117,9 +161,23 @@ class SqliteStore:
 
     max_search_k = 10_000
 
-    def __init__(self, path: str | Path, *, busy_timeout_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_s: float = 30.0,
+        lock_timeout_s: float = RECONCILE_LOCK_TIMEOUT_S,
+    ) -> None:
         self.path = Path(path)
         self._busy_timeout_s = busy_timeout_s
+        self._lock_timeout_s = lock_timeout_s
+        # Reconcile locks: one asyncio.Lock per scope queues this process's tasks; the
+        # holder task and its nesting depth make re-entry by the same task a no-op.
+        self._scope_locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._lock_holders: dict[tuple[str, str], tuple[asyncio.Task[Any], int]] = {}
+        #: The `erased` marker last seen: when another connection erases a scope, every
+        #: in-memory index is rebuilt (the marker names no scope, so it leaks none).
+        self._erased_seen: str | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="adkmem-sqlite")
         self._conn: sqlite3.Connection | None = None
         # A second, read-only connection on its own thread runs the lexical query while the
@@ -138,10 +196,31 @@ class SqliteStore:
         await self._run(self._open)
         return self
 
-    def _open(self) -> None:
-        if str(self.path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+    @property
+    def _on_disk(self) -> bool:
+        return str(self.path) != ":memory:"
+
+    def _create_private(self) -> None:
+        """Creates missing parent folders 0700 and the database file 0600 before sqlite
+        opens it: sqlite gives its -wal and -shm files the database file's mode."""
+        missing: list[Path] = []
+        parent = self.path.parent
+        while not parent.exists():
+            missing.append(parent)
+            parent = parent.parent
+        for folder in reversed(missing):
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir(mode=DIR_MODE)
         try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        except FileExistsError:
+            return  # an existing file keeps the mode its owner gave it
+        os.close(fd)
+
+    def _open(self) -> None:
+        try:
+            if self._on_disk:
+                self._create_private()
             conn = sqlite3.connect(
                 self.path,
                 timeout=self._busy_timeout_s,
@@ -151,12 +230,20 @@ class SqliteStore:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
             conn.execute("PRAGMA foreign_keys=ON")
+            # Deleted text (forget, erase) is overwritten, not left in free pages.
+            conn.execute("PRAGMA secure_delete=ON")
             migrate(conn)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, OSError) as exc:
             raise ConfigError(f"cannot open memory database {self.path}: {exc}") from exc
         self._conn = conn
         row = conn.execute("SELECT value FROM meta WHERE key='dimension'").fetchone()
         self._dimension = int(row[0]) if row else None
+        self._erased_seen = self._erase_marker(conn)
+
+    @staticmethod
+    def _erase_marker(conn: sqlite3.Connection) -> str | None:
+        row = conn.execute("SELECT value FROM meta WHERE key='erased'").fetchone()
+        return None if row is None else str(row[0])
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._closed:
@@ -354,13 +441,153 @@ class SqliteStore:
 
         return await self._run(self._transaction, body)
 
+    async def erase(self, scope: Scope) -> int:
+        """Removes every trace of `scope`: its records (any status), tombstones, event
+        markers, FTS entries and in-memory index, then scrubs the file so the erased text is
+        not recoverable from it (secure_delete zeroes freed content, an FTS 'optimize' drops
+        the deleted terms' old segments, a TRUNCATE checkpoint empties the -wal file).
+
+        Returns:
+            The number of records removed.
+        """
+        key = (scope.app_name, scope.user_id)
+
+        def body(conn: sqlite3.Connection) -> int:
+            erased = conn.execute(
+                "DELETE FROM memories WHERE app_name = ? AND user_id = ?", key
+            ).rowcount
+            conn.execute("DELETE FROM tombstones WHERE app_name = ? AND user_id = ?", key)
+            conn.execute("DELETE FROM seen_events WHERE app_name = ? AND user_id = ?", key)
+            # Other connections drop their in-memory indexes when this marker moves; it
+            # names no scope, so the erased user leaves no trace in it.
+            seq = self._next_seq(conn)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('erased', ?)", (str(seq),)
+            )
+            conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+            return int(erased)
+
+        def erase_and_scrub() -> int:
+            erased = self._transaction(body)
+            self._indexes.pop(key, None)
+            self._erased_seen = self._erase_marker(self._db)
+            self._checkpoint_truncate()
+            return erased
+
+        return await self._run(erase_and_scrub)
+
+    def _checkpoint_truncate(self) -> None:
+        """Copies the WAL into the database and truncates it to zero bytes, so no older page
+        image (holding erased text) survives in the -wal file. A reader of another process
+        can hold the checkpoint off; it is retried briefly, then logged."""
+        for attempt in range(20):
+            busy, _, _ = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if not busy:
+                return
+            threading.Event().wait(0.01 * (attempt + 1))
+        logger.warning(
+            "erase: another connection kept the WAL of %s busy; erased text stays in its "
+            "-wal file until the next checkpoint",
+            self.path,
+        )
+
+    def reconcile_lock(self, scope: Scope) -> AbstractAsyncContextManager[None]:
+        """Serialises reconciliation of `scope` across tasks and processes on this file.
+
+        Tasks of this process queue on an asyncio.Lock per scope; across processes an
+        exclusive `flock` on a per-scope lock file (in `<db>-locks/`, named by a hash of the
+        scope) excludes the others, and the kernel drops it if its process dies. Waiting
+        polls a non-blocking flock with asyncio.sleep, so the event loop never blocks.
+        Re-entry by the task that holds the lock is a no-op.
+
+        Raises:
+            BackendError: if the lock is not obtained within `lock_timeout_s`.
+        """
+        return self._reconcile_lock(scope)
+
+    @asynccontextmanager
+    async def _reconcile_lock(self, scope: Scope) -> AsyncIterator[None]:
+        key = (scope.app_name, scope.user_id)
+        task = asyncio.current_task()
+        holder = self._lock_holders.get(key)
+        if task is not None and holder is not None and holder[0] is task:
+            self._lock_holders[key] = (task, holder[1] + 1)
+            try:
+                yield
+            finally:
+                owner, depth = self._lock_holders[key]
+                self._lock_holders[key] = (owner, depth - 1)
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self._lock_timeout_s
+        local = self._scope_locks.setdefault(key, asyncio.Lock())
+        try:
+            await asyncio.wait_for(local.acquire(), timeout=self._lock_timeout_s)
+        except TimeoutError:
+            raise self._lock_timeout(scope) from None
+        fd: int | None = None
+        try:
+            if self._on_disk:
+                fd = await self._flock(scope, deadline)
+            if task is not None:
+                self._lock_holders[key] = (task, 1)
+            try:
+                yield
+            finally:
+                self._lock_holders.pop(key, None)
+        finally:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+            local.release()
+
+    def _lock_path(self, scope: Scope) -> Path:
+        digest = hashlib.sha256(f"{scope.app_name}\0{scope.user_id}".encode()).hexdigest()
+        return self.path.with_name(self.path.name + "-locks") / f"{digest[:32]}.lock"
+
+    async def _flock(self, scope: Scope, deadline: float) -> int:
+        path = self._lock_path(scope)
+
+        def open_lock_file() -> int:
+            with contextlib.suppress(FileExistsError):
+                path.parent.mkdir(mode=DIR_MODE)
+            return os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+
+        try:
+            fd = await asyncio.to_thread(open_lock_file)
+        except OSError as exc:
+            raise BackendError(f"cannot open the reconcile lock file {path}: {exc}") from exc
+        loop = asyncio.get_running_loop()
+        delay = 0.001
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return fd
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                        raise BackendError(f"cannot lock {path}: {exc}") from exc
+                if loop.time() >= deadline:
+                    raise self._lock_timeout(scope)
+                await asyncio.sleep(min(delay, max(deadline - loop.time(), 0.0)))
+                delay = min(delay * 2, 0.05)
+        except BaseException:
+            os.close(fd)
+            raise
+
+    def _lock_timeout(self, scope: Scope) -> BackendError:
+        return BackendError(
+            f"timed out after {self._lock_timeout_s:g} s waiting for the reconcile lock of "
+            f"{scope} on {self.path}: another task or process holds it"
+        )
+
     async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
         # Hits change no vector or status, so they do not bump `seq` (no index resync).
         def body(conn: sqlite3.Connection) -> None:
             conn.executemany(
                 "UPDATE memories SET hits = hits + 1, last_accessed_at = ? "
                 "WHERE id = ? AND app_name = ? AND user_id = ?",
-                [(at.timestamp(), i, scope.app_name, scope.user_id) for i in ids],
+                [(_ts(at), i, scope.app_name, scope.user_id) for i in ids],
             )
 
         if ids:
@@ -418,17 +645,63 @@ class SqliteStore:
             recorded_at=_dt(row[21]),
         )
 
+    def _decoded(self, row: sqlite3.Row | tuple[Any, ...]) -> MemoryRecord | None:
+        """`_record`, or None (logged) for a row this version cannot read: one bad row must
+        not make every read of its scope fail."""
+        try:
+            return self._record(row)
+        except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+            logger.error("skipping unreadable memory row %s (%s): %s", row[0], row[1], exc)
+            return None
+
     async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
         def body() -> MemoryRecord | None:
-            row = self._db.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
-            ).fetchone()
-            if row is None:
-                return None
-            record = self._record(row)
-            if scope is not None and record.scope != scope:
-                return None
-            return record
+            if scope is None:
+                row = self._db.execute(
+                    f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+                ).fetchone()
+            else:
+                row = self._db.execute(
+                    f"SELECT {_COLUMNS} FROM memories WHERE id = ? AND app_name = ? "
+                    "AND user_id = ?",
+                    (memory_id, scope.app_name, scope.user_id),
+                ).fetchone()
+            return None if row is None else self._decoded(row)
+
+        return await self._run(body)
+
+    async def get_many(
+        self, ids: Sequence[str], scope: Scope | None = None, *, with_embeddings: bool = False
+    ) -> list[MemoryRecord]:
+        """The records among `ids` (any status; only of `scope` when given), in `ids` order.
+
+        For stores layered on this one (Vector Search's document store loads its index
+        candidates and pending datapoints with it). With `with_embeddings` each record
+        carries its stored vector; otherwise `embedding` is None, as from `get`.
+        """
+        unique = list(dict.fromkeys(ids))
+
+        def body() -> list[MemoryRecord]:
+            found: dict[str, MemoryRecord] = {}
+            for start in range(0, len(unique), 500):
+                chunk = unique[start : start + 500]
+                where = f"id IN ({','.join('?' * len(chunk))})"
+                params: list[str] = list(chunk)
+                if scope is not None:
+                    where += " AND app_name = ? AND user_id = ?"
+                    params += [scope.app_name, scope.user_id]
+                rows = self._db.execute(
+                    f"SELECT {_COLUMNS}, embedding FROM memories WHERE {where}", params
+                )
+                for row in rows:
+                    record = self._decoded(row)
+                    if record is None:
+                        continue
+                    if with_embeddings and row[-1] is not None:
+                        vector = np.frombuffer(row[-1], dtype=np.float32)
+                        record = record.model_copy(update={"embedding": vector.tolist()})
+                    found[record.id] = record
+            return [found[i] for i in unique if i in found]
 
         return await self._run(body)
 
@@ -466,8 +739,9 @@ class SqliteStore:
             ).fetchall()
             more = len(rows) > limit
             rows = rows[:limit]
+            decoded = (self._decoded(r) for r in rows)
             return Page(
-                records=[self._record(r) for r in rows],
+                records=[r for r in decoded if r is not None],
                 next_cursor=str(rows[-1][0]) if more else None,
             )
 
@@ -482,31 +756,57 @@ class SqliteStore:
 
         return await self._run(body)
 
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction on the store connection (joins one already open), so every
+        query in it sees the same committed state, whatever other processes write."""
+        conn = self._db
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
     def _sync_index(self, scope: Scope) -> ScopeVectorIndex | None:
+        """Brings the scope's in-memory index up to the file. Rows and tombstones are read in
+        one snapshot: read apart, a write committed in between could be counted as seen
+        (through `seq`) without being loaded."""
         key = (scope.app_name, scope.user_id)
-        index = self._indexes.get(key)
-        if index is None:
-            if self._dimension is None:
-                row = self._db.execute("SELECT value FROM meta WHERE key='dimension'").fetchone()
-                if row is None:
-                    return None
-                self._dimension = int(row[0])
-            index = self._indexes[key] = ScopeVectorIndex(self._dimension)
-        rows = self._db.execute(
-            "SELECT rowid, status, embedding, seq FROM memories "
-            "WHERE app_name = ? AND user_id = ? AND seq > ?",
-            (*key, index.seq),
-        ).fetchall()
-        dead = self._db.execute(
-            "SELECT row, seq FROM tombstones WHERE app_name = ? AND user_id = ? AND seq > ?",
-            (*key, index.seq),
-        ).fetchall()
-        top = index.seq
-        for rowid, status, blob, seq in rows:
-            index.put(rowid, np.frombuffer(blob, dtype=np.float32), Status(status))
-            top = max(top, seq)
-        index.remove(row for row, _ in dead)
-        top = max([top, *(seq for _, seq in dead)])
+        with self._snapshot() as conn:
+            marker = self._erase_marker(conn)
+            if marker != self._erased_seen:
+                self._indexes.clear()
+                self._erased_seen = marker
+            index = self._indexes.get(key)
+            if index is None:
+                if self._dimension is None:
+                    row = conn.execute("SELECT value FROM meta WHERE key='dimension'").fetchone()
+                    if row is None:
+                        return None
+                    self._dimension = int(row[0])
+                index = self._indexes[key] = ScopeVectorIndex(self._dimension)
+            top = int(conn.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0])
+            if top <= index.seq:
+                return index
+            rows = conn.execute(
+                "SELECT rowid, status, embedding FROM memories "
+                "WHERE app_name = ? AND user_id = ? AND seq > ?",
+                (*key, index.seq),
+            ).fetchall()
+            dead = conn.execute(
+                "SELECT row FROM tombstones WHERE app_name = ? AND user_id = ? AND seq > ?",
+                (*key, index.seq),
+            ).fetchall()
+        # Tombstones first, and never for a row that exists: rowids are not reused since
+        # schema 4, and a file from before may still hold a tombstone of a reused rowid.
+        live = {int(rowid) for rowid, _, _ in rows}
+        index.remove(int(row) for (row,) in dead if int(row) not in live)
+        for rowid, status, blob in rows:
+            if blob is not None:
+                index.put(int(rowid), np.frombuffer(blob, dtype=np.float32), Status(status))
         index.seq = top
         return index
 
@@ -525,6 +825,10 @@ class SqliteStore:
         query_vector = np.asarray(vector, dtype=np.float32).reshape(-1)
 
         def body() -> list[SearchHit]:
+            with self._snapshot():
+                return search_in_snapshot()
+
+        def search_in_snapshot() -> list[SearchHit]:
             index = self._sync_index(scope)
             if index is None:
                 return []
@@ -546,7 +850,7 @@ class SqliteStore:
             missing = [r for r in lexical if r not in dense]
             dense.update(index.cosines(query_vector, missing))
             rowids = list(dense)
-            records = self._records_by_rowid(rowids)
+            records = self._records_by_rowid(rowids, scope, statuses)
             return [
                 SearchHit(record=records[r], cosine=dense[r], lexical=lexical.get(r, 0.0))
                 for r in rowids
@@ -612,16 +916,26 @@ class SqliteStore:
         ).fetchall()
         return [(int(r), float(v)) for r, v in rows]
 
-    def _records_by_rowid(self, rowids: Sequence[int]) -> dict[int, MemoryRecord]:
+    def _records_by_rowid(
+        self, rowids: Sequence[int], scope: Scope, statuses: Sequence[Status]
+    ) -> dict[int, MemoryRecord]:
+        """Records of `scope` with one of `statuses` among `rowids`. The scope and status are
+        checked here, in SQL, whatever the in-memory index believed: isolation must not
+        depend on the index being current."""
         out: dict[int, MemoryRecord] = {}
+        wanted = [s.value for s in statuses]
         for start in range(0, len(rowids), 500):
             chunk = rowids[start : start + 500]
             rows = self._db.execute(
-                f"SELECT {_COLUMNS} FROM memories WHERE rowid IN ({','.join('?' * len(chunk))})",
-                chunk,
+                f"SELECT {_COLUMNS} FROM memories WHERE app_name = ? AND user_id = ? "
+                f"AND status IN ({','.join('?' * len(wanted))}) "
+                f"AND rowid IN ({','.join('?' * len(chunk))})",
+                (scope.app_name, scope.user_id, *wanted, *chunk),
             )
             for row in rows:
-                out[row[0]] = self._record(row)
+                record = self._decoded(row)
+                if record is not None:
+                    out[row[0]] = record
         return out
 
     async def integrity_check(self) -> str:

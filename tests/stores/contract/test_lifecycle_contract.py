@@ -3,7 +3,7 @@ of the contract suite (sqlite, and Memory Bank / Vector Search through the emula
 
 from __future__ import annotations
 
-from adk_memory.engine import MemoryEngine
+from adk_memory.factory import build_engine
 from adk_memory.lifecycle import (
     ConsolidationConfig,
     GcConfig,
@@ -26,7 +26,7 @@ HIKING = [
 
 
 async def test_consolidate_then_restore(store: MemoryStore) -> None:
-    engine = MemoryEngine(store, clock=FixedClock(at(60)))
+    engine = build_engine(store, clock=FixedClock(at(60)))
     sources = [fact(t, days=i, event=f"D1:{i}") for i, t in enumerate(HIKING)]
     other = fact("The quarterly report is due on Friday", days=5, event="D1:9")
     await store.upsert([*sources, other])
@@ -54,7 +54,7 @@ async def test_consolidate_then_restore(store: MemoryStore) -> None:
 
 
 async def test_gc_archives_faded_facts_and_restore_undoes_it(store: MemoryStore) -> None:
-    engine = MemoryEngine(store, clock=FixedClock(at(400)))
+    engine = build_engine(store, clock=FixedClock(at(400)))
     weather = [
         fact(f"In session {i} we talked about the weather.", days=10 * i, session=f"s{i}")
         for i in range(4)

@@ -80,12 +80,12 @@ async def test_replace_is_atomic_when_the_process_is_killed(tmp_path: Path) -> N
 WRITER = textwrap.dedent(
     """
     import asyncio, sys
-    from adk_memory.engine import MemoryEngine
+    from adk_memory.factory import build_engine
     from adk_memory.model import Scope
     from adk_memory.stores.sqlite.store import SqliteStore
 
     async def main() -> None:
-        engine = MemoryEngine(await SqliteStore(sys.argv[1]).open())
+        engine = build_engine(await SqliteStore(sys.argv[1]).open())
         scope = Scope(app_name="shared", user_id=sys.argv[2])
         for i in range(25):
             await engine.remember(scope, f"Note {i} from writer {sys.argv[2]} about topic {i}.")
@@ -161,7 +161,9 @@ def test_scope_isolation_holds_for_any_sequence_of_writes(tmp_path: Path, ops) -
                     scope, vector=vector(q), query=q, k=100, statuses=list(Status)
                 )
                 assert {h.record.id for h in found} <= ids
-                filtered = await store.list_page(scope, filters=ListFilter(statuses=[Status.ACTIVE]))
+                filtered = await store.list_page(
+                    scope, filters=ListFilter(statuses=[Status.ACTIVE])
+                )
                 assert {r.id for r in filtered.records} == ids
         finally:
             await store.close()
