@@ -24,7 +24,7 @@ from google.genai import types
 
 from adk_memory.adk.events import content_text, convert_events
 from adk_memory.adk.outbox import Outbox, default_outbox_path
-from adk_memory.config import Settings
+from adk_memory.config import EmbedderBackend, Settings
 from adk_memory.engine import MemoryEngine
 from adk_memory.errors import InvalidInputError
 from adk_memory.factory import open_engine
@@ -43,13 +43,21 @@ _warm_lock = threading.Lock()
 _warm_thread: threading.Thread | None = None
 
 
-def warm_up_local_embedder() -> None:
-    """Loads the bundled embedding model in a background thread, once per process.
+def warm_up_local_embedder(settings: Settings | None = None) -> None:
+    """Loads the bundled embedding model in a background thread, once per process, unless
+    the settings choose another embedder.
 
-    Loading it takes a few hundred milliseconds; started when a service or plugin is built,
-    it is ready before the first search instead of delaying it. Never blocks the caller.
+    Loading it takes a few hundred milliseconds (seconds on a busy machine); started when a
+    service or plugin is built, it is ready before the first search instead of delaying it.
+    Never blocks the caller.
     """
     global _warm_thread
+    try:
+        chosen = (settings or Settings.from_env()).embedder
+    except Exception:  # a bad setting is reported where the engine is opened
+        return
+    if chosen is not EmbedderBackend.LOCAL:
+        return
     with _warm_lock:
         if _warm_thread is not None:
             return
@@ -174,7 +182,8 @@ class AdkMemoryService(BaseMemoryService):
             Whether the store warm-up could start (it needs a running event loop; the
             embedding model loads in a thread either way).
         """
-        warm_up_local_embedder()
+        if self._engine is None:
+            warm_up_local_embedder(self._settings)
         if self._warm is not None:
             return True
         try:
@@ -183,6 +192,12 @@ class AdkMemoryService(BaseMemoryService):
             return False
         self._warm = loop.create_task(self._warm_up_logged(), name="adk_memory-warm-up")
         return True
+
+    async def wait_until_warm(self) -> None:
+        """Waits for a background warm-up started by `start_warm_up` (e.g. in a readiness
+        probe); returns at once if none is running. Never raises."""
+        if self._warm is not None:
+            await asyncio.gather(self._warm, return_exceptions=True)
 
     async def warm_up(self) -> None:
         """Opens the store and runs one search, so the first real search pays for neither."""

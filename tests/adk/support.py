@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from google.adk.agents import LlmAgent
+from google.adk.agents.context_cache_config import ContextCacheConfig
 from google.adk.apps import App
 from google.adk.events.event import Event
 from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse
+from google.adk.models.gemini_context_cache_manager import GeminiContextCacheManager
 from google.adk.models.llm_request import LlmRequest
+from google.adk.plugins.base_plugin import BasePlugin
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
+from google.adk.tools.base_tool import BaseTool
 from google.adk.tools.load_memory_tool import load_memory_tool
-from google.genai import types
+from google.genai import Client, types
 
 from adk_memory.adk.events import content_text
 from adk_memory.adk.memory_block import is_memory_content
@@ -51,9 +55,11 @@ class Harness:
     def __init__(
         self,
         service: BaseMemoryService | None,
-        plugin: MemoryPlugin,
+        plugin: MemoryPlugin | None,
         *,
         llm: ScriptedLlm | None = None,
+        context_cache_config: ContextCacheConfig | None = None,
+        tools: Sequence[BaseTool] = (),
     ) -> None:
         self.llm = llm or ScriptedLlm()
         self.plugin = plugin
@@ -61,10 +67,16 @@ class Harness:
             name="assistant",
             model=self.llm,
             instruction="You are a helpful assistant.",
-            tools=[load_memory_tool],
+            tools=[*tools, load_memory_tool],
         )
+        plugins: list[BasePlugin] = [plugin] if plugin is not None else []
         self.runner = Runner(
-            app=App(name=APP, root_agent=agent, plugins=[plugin]),
+            app=App(
+                name=APP,
+                root_agent=agent,
+                plugins=plugins,
+                context_cache_config=context_cache_config,
+            ),
             session_service=InMemorySessionService(),
             memory_service=service,
         )
@@ -110,6 +122,52 @@ def memory_block(request: LlmRequest) -> str:
     return blocks[0] if blocks else ""
 
 
+async def until(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
+    """Waits until `condition()` holds (polling; the timeout only bounds a broken test)."""
+    async with asyncio.timeout(timeout_s):
+        while True:  # polls state it cannot subscribe to
+            if condition():
+                return
+            await asyncio.sleep(0.01)
+
+
+async def prefix_fingerprint(request: LlmRequest, contents: int | None = None) -> str:
+    """ADK's context-cache fingerprint of a request's cacheable prefix: system instruction,
+    tools and the first `contents` contents (default: all before the last user batch, the
+    count ADK caches), computed by ADK's own `GeminiContextCacheManager`."""
+    manager = GeminiContextCacheManager(Client(api_key="offline"))
+    if contents is None:
+        metadata = await manager.handle_context_caching(
+            request.model_copy(update={"cache_metadata": None})
+        )
+        assert metadata is not None
+        contents = metadata.contents_count
+    # Cut after the prefix, whose last content is never a user's: ADK then fingerprints
+    # exactly these contents (no cache exists yet, so nothing is created or sent).
+    prefix = request.model_copy(
+        update={"contents": request.contents[:contents], "cache_metadata": None}
+    )
+    metadata = await manager.handle_context_caching(prefix)
+    assert metadata is not None and metadata.contents_count == contents
+    return metadata.fingerprint
+
+
+async def cache_misses(requests: Sequence[LlmRequest]) -> list[int]:
+    """Indexes of the requests whose prefix no longer matches the previous request's
+    cacheable prefix (what ADK checks before it reuses or extends a cache)."""
+    misses = []
+    for i in range(1, len(requests)):
+        manager = GeminiContextCacheManager(Client(api_key="offline"))
+        previous = await manager.handle_context_caching(
+            requests[i - 1].model_copy(update={"cache_metadata": None})
+        )
+        assert previous is not None
+        count = previous.contents_count
+        if await prefix_fingerprint(requests[i], count) != previous.fingerprint:
+            misses.append(i)
+    return misses
+
+
 class SlowSearchService(AdkMemoryService):
     """The real service with `search_memory` delayed (a slow backend)."""
 
@@ -117,13 +175,16 @@ class SlowSearchService(AdkMemoryService):
         super().__init__(store_uri=store_uri)
         self.delay_s = delay_s
         self.searches = 0
+        self.finished = 0
 
     async def search_memory(
         self, *, app_name: str, user_id: str, query: str
     ) -> SearchMemoryResponse:
         self.searches += 1
         await asyncio.sleep(self.delay_s)
-        return await super().search_memory(app_name=app_name, user_id=user_id, query=query)
+        response = await super().search_memory(app_name=app_name, user_id=user_id, query=query)
+        self.finished += 1
+        return response
 
 
 class CountingService(AdkMemoryService):

@@ -1,16 +1,21 @@
-"""SaveQueue: debounced per session, bounded, never raising."""
+"""SaveQueue: debounced per session, bounded, durable through its outbox, never raising."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
+from pathlib import Path
 
+import pytest
 from google.adk.events.event import Event
 from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse
 from google.adk.sessions.session import Session
 from google.genai import types
 
 from adk_memory.adk.autosave import SaveQueue
+from adk_memory.adk.outbox import Outbox
+from tests.adk.support import until
 
 
 class ListMemoryService(BaseMemoryService):
@@ -89,3 +94,107 @@ async def test_flush_without_work_returns_at_once() -> None:
     queue = SaveQueue()
     await asyncio.wait_for(queue.flush(), timeout=0.5)
     await queue.close(0.1)
+
+
+class FlakyService(ListMemoryService):
+    """Fails every save while `down` is set (a backend outage)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+        self.destination = "flaky-store"
+
+    async def add_events_to_memory(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        events: Sequence[Event],
+        session_id: str | None = None,
+        custom_metadata: object = None,
+    ) -> None:
+        if self.down:
+            raise ConnectionError("backend unavailable")
+        await super().add_events_to_memory(
+            app_name=app_name, user_id=user_id, events=events, session_id=session_id
+        )
+
+
+def saved_ids(service: ListMemoryService) -> set[str]:
+    return {i for _, ids in service.batches for i in ids}
+
+
+async def test_saves_failed_during_an_outage_are_replayed_when_it_ends(tmp_path: Path) -> None:
+    service = FlakyService()
+    queue = SaveQueue(
+        debounce_s=0, outbox=Outbox(tmp_path / "o.db", backoff_initial_s=3600, backoff_max_s=3600)
+    )
+    service.down = True
+    during = [event("I live in Lisbon."), event("I'm allergic to peanuts.")]
+    submit(queue, service, "s1", during[0])
+    submit(queue, service, "s2", during[1])
+    await until(lambda: queue.stats.failures == 2)
+    assert service.batches == []
+    assert await queue.outboxed() == 2
+
+    service.down = False
+    after = event("I work at Acme.")
+    submit(queue, service, "s3", after)
+    # The first save that works again releases the waiting ones without their hour of backoff.
+    await until(lambda: len(service.batches) == 3)
+    assert saved_ids(service) == {e.id for e in [*during, after]}
+    assert queue.stats.replayed == 2 and await queue.outboxed() == 0
+    await queue.close(1.0)
+
+
+async def test_pending_saves_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "o.db"
+    service = FlakyService()
+    service.down = True
+    first = SaveQueue(debounce_s=0, outbox=Outbox(path))
+    failed, unsent = event("I live in Lisbon."), event("I'm allergic to peanuts.")
+    submit(first, service, "s1", failed)
+    await until(lambda: first.stats.failures == 1)
+    slow = SaveQueue(debounce_s=60, outbox=Outbox(path))  # a second queue, still debouncing
+    submit(slow, service, "s2", unsent)
+    await first.close(0.2)
+    await slow.close(0.2)  # its save fails too: both wait in the file
+
+    service.down = False
+    restarted = SaveQueue(outbox=Outbox(path))
+    restarted.attach(service)  # a new process meets its service: replays at start-up
+    await restarted.flush()
+    assert saved_ids(service) == {failed.id, unsent.id}
+    assert restarted.stats.replayed == 2
+    await restarted.close(1.0)
+
+
+async def test_what_is_finally_given_up_is_counted_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = FlakyService()
+    service.down = True
+    queue = SaveQueue(debounce_s=0, outbox=Outbox(tmp_path / "o.db", max_attempts=2))
+    with caplog.at_level(logging.WARNING, logger="adk_memory.adk.plugin"):
+        submit(queue, service, "s1", event("I live in Lisbon."))
+        await queue.flush()  # attempt 1 (the save), attempt 2 (the replay): given up
+    assert queue.stats.given_up == 1 and await queue.outboxed() == 0
+    assert "memory save given up: 1 events of session s1 (a/u), 2 failed attempts" in caplog.text
+    await queue.close(1.0)
+
+
+async def test_discarding_a_scope_drops_its_waiting_saves(tmp_path: Path) -> None:
+    service = FlakyService()
+    service.down = True
+    queue = SaveQueue(debounce_s=0, outbox=Outbox(tmp_path / "o.db"))
+    submit(queue, service, "s1", event("I live in Lisbon."))
+    await until(lambda: queue.stats.failures == 1)  # failed once: in the outbox
+    queue.submit(service, app_name="a", user_id="u", session_id="s2", events=[event("more")])
+    queue.submit(service, app_name="a", user_id="bob", session_id="s3", events=[event("bob's")])
+    queue.debounce_s = 60
+
+    assert await queue.discard_scope("a", "u") >= 2
+    service.down = False
+    await queue.flush()
+    assert [s for s, _ in service.batches] == ["s3"]  # only the other user's save
+    await queue.close(1.0)

@@ -23,6 +23,7 @@ from tests.adk.support import (
     SlowSearchService,
     memory_block,
     system_instruction,
+    until,
 )
 
 
@@ -86,7 +87,7 @@ async def test_standby_search_lets_a_follow_up_skip_the_wait(store_uri: str) -> 
     try:
         session = await app.new_session()
         await app.turn(session, "Which snacks are safe for my allergies?")
-        await asyncio.sleep(0.3)  # the user reads the answer; the standby search completes
+        await until(lambda: service.finished == 2)  # the user reads; the standby completes
         turn = await app.turn(session, "And which snacks for the party?")
     finally:
         await app.close()
@@ -106,7 +107,7 @@ async def test_a_new_topic_waits_for_its_own_search_not_the_standby(store_uri: s
     try:
         session = await app.new_session()
         await app.turn(session, "Which snacks are safe for my allergies?")
-        await asyncio.sleep(0.3)  # the standby search (about snacks) completes
+        await until(lambda: service.finished == 2)  # the standby search (about snacks) is done
         await app.turn(session, "Which car service does my Volvo need?")
     finally:
         await app.close()
@@ -239,7 +240,8 @@ async def test_auto_save_stores_only_the_new_events_of_each_turn(store_uri: str)
     assert all(len(ids) == 2 for ids in by_turn)
     assert all(s.result.events_skipped == 0 for s in service.saves)
     assert [s.result.events_ingested for s in service.saves] == [2, 2]
-    assert sorted(r.text for r in page.records) == ["User lives in Berlin.", "User works at Acme."]
+    stored = sorted(r.text for r in page.records)
+    assert len(stored) == 2 and "Berlin" in stored[0] and "Acme" in stored[1]
 
 
 async def test_turns_within_the_debounce_window_are_saved_together(store_uri: str) -> None:
