@@ -34,7 +34,7 @@ RACER = textwrap.dedent(
 
     async def main() -> None:
         store = await SqliteStore(sys.argv[1]).open()
-        name = sys.argv[2]
+        name = "p" + sys.argv[2]
         print("ready", flush=True)
         for line in sys.stdin:
             scope = Scope(app_name="race", user_id=line.strip())
@@ -59,10 +59,10 @@ RACER = textwrap.dedent(
 )
 
 
-def _racers(path: Path) -> list[subprocess.Popen[str]]:
+def _racers(script: str, path: Path) -> list[subprocess.Popen[str]]:
     children = [
         subprocess.Popen(
-            [sys.executable, "-c", RACER, str(path), f"p{i}"],
+            [sys.executable, "-c", script, str(path), f"{i}"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -75,16 +75,14 @@ def _racers(path: Path) -> list[subprocess.Popen[str]]:
     return children
 
 
-async def test_four_processes_replacing_one_slot_leave_exactly_one_active(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "race.db"
-    children = _racers(path)
+def _race(children: list[subprocess.Popen[str]], lines: list[str]) -> None:
+    """Sends each line to every child at once (as close to one instant as pipes allow),
+    waits for all to finish it, then lets them exit."""
     try:
-        for round_ in range(ROUNDS):
-            for child in children:  # as close to the same instant as pipes allow
+        for line in lines:
+            for child in children:
                 assert child.stdin is not None
-                child.stdin.write(f"round{round_}\n")
+                child.stdin.write(f"{line}\n")
                 child.stdin.flush()
             for child in children:
                 assert child.stdout is not None and child.stdout.readline().strip() == "done"
@@ -93,7 +91,14 @@ async def test_four_processes_replacing_one_slot_leave_exactly_one_active(
             assert child.stdin is not None
             child.stdin.close()
         for child in children:
-            assert child.wait(timeout=60) == 0
+            assert child.wait(timeout=120) == 0
+
+
+async def test_four_processes_replacing_one_slot_leave_exactly_one_active(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "race.db"
+    _race(_racers(RACER, path), [f"round{r}" for r in range(ROUNDS)])
     store = await SqliteStore(path).open()
     try:
         for round_ in range(ROUNDS):
@@ -164,4 +169,46 @@ async def test_a_killed_holder_releases_the_lock(tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+        await store.close()
+
+
+ENGINE_RACER = textwrap.dedent(
+    """
+    import asyncio, sys
+    from adk_memory.factory import build_engine
+    from adk_memory.model import Scope
+    from adk_memory.stores.sqlite.store import SqliteStore
+
+    CITIES = ["Lisbon", "Porto", "Braga", "Faro", "Coimbra", "Evora", "Aveiro", "Viseu"]
+
+    async def main() -> None:
+        engine = build_engine(await SqliteStore(sys.argv[1]).open())
+        me = int(sys.argv[2])
+        await engine.recall(Scope(app_name="warm", user_id="up"), "warm the embedder")
+        print("ready", flush=True)
+        for line in sys.stdin:
+            round_ = int(line)
+            scope = Scope(app_name="engine-race", user_id=f"round{round_}")
+            await engine.remember(scope, f"I live in {CITIES[(me + round_) % len(CITIES)]}.")
+            print("done", flush=True)
+        await engine.close()
+
+    asyncio.run(main())
+    """
+)
+
+
+async def test_four_engines_stating_a_new_home_at_once_leave_one_home(tmp_path: Path) -> None:
+    path = tmp_path / "engine-race.db"
+    _race(_racers(ENGINE_RACER, path), [str(r) for r in range(ROUNDS)])
+    store = await SqliteStore(path).open()
+    try:
+        for round_ in range(ROUNDS):
+            scope = Scope(app_name="engine-race", user_id=f"round{round_}")
+            records = (await store.list_page(scope, limit=100)).records
+            homes = [r for r in records if r.predicate == "lives_in"]
+            active = [r.object for r in homes if r.status is Status.ACTIVE]
+            assert len(homes) == PROCESSES
+            assert len(active) == 1, active
+    finally:
         await store.close()
