@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 import builtins
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from datetime import datetime
 
 from pydantic import BaseModel, Field
@@ -205,10 +206,16 @@ class MemoryEngine:
         result.tokens = total.tokens
         return result
 
-    def scope_lock(self, scope: Scope) -> asyncio.Lock:
-        """The lock that serialises reconciliation (and lifecycle jobs) of one scope in this
-        process; `MemoryStore.reconcile_lock` extends it across processes."""
-        return self._scope_locks.setdefault(scope, asyncio.Lock())
+    @asynccontextmanager
+    async def scope_lock(self, scope: Scope) -> AsyncIterator[None]:
+        """Serialises every write that reads before it writes (reconciliation, forget, erase,
+        lifecycle jobs) for one scope: across this process's tasks, then across processes
+        through the store's `reconcile_lock`. Not re-entrant."""
+        async with (
+            self._scope_locks.setdefault(scope, asyncio.Lock()),
+            self.store.reconcile_lock(scope),
+        ):
+            yield
 
     async def _reconcile(
         self, scope: Scope, facts: Sequence[Fact]

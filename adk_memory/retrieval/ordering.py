@@ -27,9 +27,16 @@ class OrderingConfig(BaseModel):
 
     #: Cosine between two memories' embeddings above which they say nearly the same thing.
     same_question_cosine: float = Field(default=0.62, ge=0.0, le=1.0)
+    #: Two memories that both answer the query about as well as the best one (see
+    #: `close_score`) answer the same question at this lower cosine already.
+    close_answer_cosine: float = Field(default=0.4, ge=0.0, le=1.0)
+    close_score: float = Field(default=0.8, ge=0.0, le=1.0)
     #: A memory joins a group only with at least this share of the group head's score, so a
     #: newer but barely relevant memory never jumps ahead of the answer.
     min_relative_score: float = Field(default=0.6, ge=0.0, le=1.0)
+    #: Earlier answers go after every other recalled memory (they stay in the results,
+    #: marked earlier, but do not crowd the top ranks).
+    earlier_last: bool = True
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -65,7 +72,11 @@ def group_same_question(
                 continue
             same = _slot(memory) is not None and _slot(memory) == _slot(other)
             if not same and vectors is not None:
-                same = float(np.dot(vectors[i], vectors[j])) >= config.same_question_cosine
+                cosine = float(np.dot(vectors[i], vectors[j]))
+                close = head_score > 0 and other.score >= config.close_score * head_score
+                same = cosine >= config.same_question_cosine or (
+                    close and cosine >= config.close_answer_cosine
+                )
             if same:
                 group.append(j)
                 owner[j] = len(groups)
@@ -80,6 +91,7 @@ def current_first(
     if not config.enabled:
         return list(ranked)
     ordered: list[ScoredMemory] = []
+    earlier: list[ScoredMemory] = []
     for group in group_same_question(ranked, vectors, config):
         if len(group) == 1:
             ordered.append(ranked[group[0]].model_copy(update={"latest": None}))
@@ -89,7 +101,10 @@ def current_first(
             key=lambda m: (m.record.stated_at, m.record.created_at, m.score),
             reverse=True,
         )
-        ordered += [
-            m.model_copy(update={"latest": position == 0}) for position, m in enumerate(members)
-        ]
-    return ordered
+        ordered.append(members[0].model_copy(update={"latest": True}))
+        older = [m.model_copy(update={"latest": False}) for m in members[1:]]
+        if config.earlier_last:
+            earlier += older
+        else:
+            ordered += older
+    return ordered + earlier
