@@ -37,7 +37,7 @@ import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.agents.invocation_context import InvocationContext
@@ -145,6 +145,10 @@ class MemoryPlugin(BasePlugin):
             from that turn's exchange, so a follow-up on the same topic need not wait.
         fresh_grace_s: With a matching standby result ready, how long the first model call
             still waits for this turn's own search before using the standby memories.
+        standby_reuse: "matching" (default): a ready standby result stands in for this
+            turn's search only when the message continues the previous exchange's topic
+            (`continues_topic`); "always": whenever it is ready (fastest first call, but
+            often another topic's memories).
         top_k: Most memories injected per turn.
         max_memory_chars: Bound on the characters of memory text injected per turn (None: no
             bound). Memories are taken best first while they fit; see `fit_to_budget`.
@@ -157,6 +161,8 @@ class MemoryPlugin(BasePlugin):
             outbox (a save that fails is lost).
         lifecycle: Run garbage collection and consolidation periodically in this process
             (off by default; needs an `AdkMemoryService`). Fleets use cron instead.
+        warm_up: Load the embedder and open the store in the background as soon as the
+            plugin (or its first turn) starts.
     """
 
     def __init__(
@@ -167,6 +173,7 @@ class MemoryPlugin(BasePlugin):
         prefetch_deadline_s: float = 0.3,
         speculative_prefetch: bool = True,
         fresh_grace_s: float = 0.005,
+        standby_reuse: Literal["matching", "always"] = "matching",
         top_k: int = 5,
         max_memory_chars: int | None = None,
         auto_save: bool = True,
@@ -175,6 +182,7 @@ class MemoryPlugin(BasePlugin):
         close_timeout_s: float = 4.0,
         outbox: Outbox | str | os.PathLike[str] | bool | None = None,
         lifecycle: LifecycleSchedule | None = None,
+        warm_up: bool = True,
     ) -> None:
         super().__init__(name=name)
         if prefetch_deadline_s < 0:
@@ -185,10 +193,14 @@ class MemoryPlugin(BasePlugin):
             raise ValueError("max_memory_chars must be at least 1")
         if fresh_grace_s < 0:
             raise ValueError("fresh_grace_s must not be negative")
+        if standby_reuse not in ("matching", "always"):
+            raise ValueError('standby_reuse must be "matching" or "always"')
         self.memory_service = memory_service
         self.prefetch_deadline_s = prefetch_deadline_s
         self.speculative_prefetch = speculative_prefetch
         self.fresh_grace_s = fresh_grace_s
+        self.standby_reuse = standby_reuse
+        self.warm_up = warm_up
         self.top_k = top_k
         self.max_memory_chars = max_memory_chars
         self.auto_save = auto_save
@@ -205,9 +217,10 @@ class MemoryPlugin(BasePlugin):
         #: session id -> the search started for that session's next turn.
         self._standby: dict[str, _Standby] = {}
         self._prepared: set[int] = set()
-        # The embedding model is the slow part of a first search: load it now, off the
-        # event loop, so the first turn finds it ready.
-        warm_up_local_embedder()
+        if warm_up:
+            # The embedding model is the slow part of a first search: load it now, off the
+            # event loop, so the first turn finds it ready.
+            warm_up_local_embedder()
         if memory_service is not None and _has_running_loop():
             self._prepare(memory_service)
 
@@ -222,7 +235,8 @@ class MemoryPlugin(BasePlugin):
             return
         self._prepared.add(id(service))
         if isinstance(service, AdkMemoryService):
-            service.start_warm_up()
+            if self.warm_up:
+                service.start_warm_up()
             service.track_pending_saves(self.saves)
         if self.auto_save:
             self.saves.attach(service)
@@ -303,7 +317,7 @@ class MemoryPlugin(BasePlugin):
         standby = state.standby
         if standby is None or not _succeeded(standby.task):
             return None
-        if not continues_topic(state.query, standby.query):
+        if self.standby_reuse == "matching" and not continues_topic(state.query, standby.query):
             return None
         return standby.task
 
