@@ -36,8 +36,8 @@ from adk_memory.model import (
     Source,
     Status,
     WriteOutcome,
-    as_utc,
     clean_text,
+    parse_timestamp,
     utcnow,
 )
 from adk_memory.reconcile.apply import Reconciler
@@ -147,7 +147,7 @@ class MemoryEngine:
             the ids superseded.
         """
         text = clean_text(text)
-        stated_at = as_utc(at) if at is not None else self.clock()
+        stated_at = parse_timestamp(at) if at is not None else self.clock()
         if confidence is not None and not 0.0 <= confidence <= 1.0:
             raise InvalidInputError("confidence must be between 0 and 1")
         event = InputEvent(author=author, text=text, timestamp=stated_at, role="user")
@@ -258,7 +258,7 @@ class MemoryEngine:
         k = self.config.top_k if top_k is None else top_k
         if k < 1:
             raise InvalidInputError("top_k must be at least 1")
-        at = as_utc(now) if now is not None else self.clock()
+        at = parse_timestamp(now) if now is not None else self.clock()
         results = await self._reader.recall_many(scope, texts, k=k, now=at)
         if self.config.record_hits:
             ids = list(dict.fromkeys(m.record.id for ranked in results for m in ranked))
