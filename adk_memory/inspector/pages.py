@@ -20,7 +20,8 @@ from adk_memory.inspector.data import (
     ScopeSummary,
     stated_at,
 )
-from adk_memory.model import Kind, MemoryRecord, Scope, Status
+from adk_memory.lifecycle.consolidation import summary_sources
+from adk_memory.model import Kind, MemoryRecord, Scope, ScoredMemory, Status
 
 #: The score components the playground draws, in the order the score multiplies them.
 COMPONENTS = ("similarity", "lexical", "decay", "confidence")
@@ -175,6 +176,16 @@ def _source(record: MemoryRecord) -> str:
     return f'<span class="session">{esc(session)}</span><br><small>{esc(events)}</small>'
 
 
+def _slot(record: MemoryRecord) -> str:
+    """What a record is about, in one short line."""
+    sources = summary_sources(record)
+    if sources:
+        return f"summary of {len(sources)} memories"
+    if record.object:
+        return f"{record.kind.value} · {record.predicate}={record.object}"
+    return record.kind.value
+
+
 def _record_actions(links: Links, record: MemoryRecord, token: str | None) -> str:
     forms = action_form(links, "forget", "Forget", record.scope, record.id, token)
     if record.status is Status.ARCHIVED:
@@ -210,12 +221,10 @@ def memories_page(
         rows.append(
             f'<tr class="memory" data-id="{esc(r.id)}" data-status="{esc(r.status.value)}">'
             f'<td><a class="text" href="{esc(links.memory(r.id, scope))}">{esc(r.text)}</a>'
-            f'<br><small class="slot">{esc(r.kind.value)}'
-            f"{' · ' + esc(r.predicate) + '=' + esc(r.object) if r.object else ''}"
-            f"</small></td><td>{_badge(r.status)}</td>"
+            f'<br><small class="slot">{esc(_slot(r))}</small></td><td>{_badge(r.status)}</td>'
             f'<td class="date">{day(stated_at(r))}</td><td class="date">{day(r.valid_at)}</td>'
             f'<td class="num">{r.confidence:.2f}</td><td class="num hits">{r.hits}</td>'
-            f"<td>{_source(r)}</td><td>{_record_actions(links, r, token)}</td></tr>"
+            f'<td>{_source(r)}</td><td class="actions">{_record_actions(links, r, token)}</td></tr>'
         )
     table = (
         (
@@ -237,7 +246,7 @@ def memories_page(
         f"</b> for good, whatever its status. Type the user id to confirm.</p>"
         f'<form method="post" action="{esc(links.action("erase"))}" class="erase">'
         f'{_scope_fields(scope)}{_token_field(token)}<input name="confirm" autocomplete="off" '
-        f'data-must-equal="{esc(scope.user_id)}" placeholder="{esc(scope.user_id)}">'
+        f'data-must-equal="{esc(scope.user_id)}" placeholder="type {esc(scope.user_id)}">'
         f'<button type="submit" class="danger">Erase all memories</button></form></section>'
     )
     tools = (
@@ -268,6 +277,13 @@ def _card(links: Links, r: MemoryRecord, *, current: str) -> str:
         f'<p class="meta">stated {day(stated_at(r))} · valid {day(r.valid_at)} · stored '
         f"{moment(r.created_at)}</p></div>"
     )
+
+
+def _facts_slot(record: MemoryRecord) -> str:
+    sources = summary_sources(record)
+    if sources:
+        return f"summary of {len(sources)} memories (listed below)"
+    return f"{record.subject} · {record.predicate} · {record.object or '—'}"
 
 
 def history_page(
@@ -315,8 +331,7 @@ def history_page(
     facts = (
         f'<dl class="facts"><dt>id</dt><dd><code>{esc(record.id)}</code></dd>'
         f"<dt>status</dt><dd>{_badge(record.status)}</dd>"
-        f"<dt>slot</dt><dd>{esc(record.subject)} · {esc(record.predicate)} · "
-        f"{esc(record.object) or '—'}</dd>"
+        f"<dt>slot</dt><dd>{esc(_facts_slot(record))}</dd>"
         f"<dt>stated</dt><dd>{moment(stated_at(record))}</dd>"
         f"<dt>valid</dt><dd>{moment(record.valid_at)}</dd>"
         f"<dt>stored</dt><dd>{moment(record.created_at)}</dd>"
@@ -346,6 +361,16 @@ def _bar(name: str, value: float) -> str:
         f'<div class="component" data-component="{esc(name)}"><span class="label">{esc(name)}'
         f'</span><span class="bar"><span class="fill {esc(name)}" style="width:{width:.1f}%">'
         f'</span></span><span class="value">{value:.3f}</span></div>'
+    )
+
+
+def _mark(memory: ScoredMemory) -> str:
+    if memory.latest is None:
+        return ""
+    word = "latest" if memory.latest else "earlier"
+    return (
+        f' · <span class="mark {word}" title="other recalled memories answer the same '
+        f'question; this one was stated {"last" if memory.latest else "before"}">{word}</span>'
     )
 
 
@@ -381,7 +406,7 @@ def recall_page(
                 f'#{rank}</span> <a href="{esc(links.memory(m.record.id, scope))}">'
                 f"{esc(m.record.text)}</a></div>"
                 f'<div class="score">score <b>{b.score:.4f}</b> · cosine {b.cosine:.3f} · age '
-                f"{b.age_days:.0f} days · {esc(m.record.kind.value)}</div>"
+                f"{b.age_days:.0f} days · {esc(m.record.kind.value)}{_mark(m)}</div>"
                 f'<div class="components">{bars}</div></li>'
             )
         ranked = (
@@ -396,8 +421,11 @@ def recall_page(
         )
         bound = f"{result.max_chars} chars" if result.max_chars else "no bound"
         body += (
-            f'<p class="meta">ranked as of {moment(result.now)}; score = similarity × decay × '
-            f"confidence (similarity blends cosine and lexical match)</p>"
+            f'<p class="meta">Ranked as of {moment(result.now)}. score = similarity × decay × '
+            f"confidence, where similarity blends the cosine with the lexical match. Recall "
+            f"then puts memories that answer the same question together, the one stated last "
+            f"first (marked latest / earlier), so the order can differ from the scores. The "
+            f"first {result.top_k} that fit the budget are injected (marked at the left).</p>"
             f"<h2>Ranking</h2>{ranked}"
             f'<h2>What the plugin injects</h2><p class="meta"><span class="chars">'
             f"{result.block_chars}</span> characters · {result.injected} memories (top_k "

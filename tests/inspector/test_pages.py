@@ -175,14 +175,14 @@ def test_history_is_a_timeline_of_supersession_and_consolidation(site: Site, pag
 def test_recall_playground_draws_components_and_the_injected_block(site: Site, page: Any) -> None:
     open_scope(page, site)
     page.get_by_role("link", name="Recall playground").click()
-    page.fill('input[name="q"]', "Where does alice live?")
+    page.fill('input[name="q"]', "Where do I live?")
     page.fill('input[name="now"]', NOW)
     page.get_by_role("button", name="Recall").click()
     page.wait_for_selector("ol.ranked")
 
     ranked = page.locator("ol.ranked > li").evaluate_all("items => items.map(i => i.dataset.id)")
     cli_ranked = site.cli(
-        "recall", "--app", "shop", "--user", "alice", "--now", NOW, "Where does alice live?"
+        "recall", "--app", "shop", "--user", "alice", "--now", NOW, "Where do I live?"
     )
     assert ranked == [m["id"] for m in cli_ranked]
     assert ranked[0] == site.ids.munich

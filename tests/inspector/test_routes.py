@@ -104,7 +104,7 @@ async def test_playground_ranks_with_components_and_counts_no_hits(
     http: httpx.AsyncClient, engine: MemoryEngine, seeded: Seeded
 ) -> None:
     before = {r.id: r.hits for r in (await engine.list(SCOPE, limit=1000)).records}
-    query = {**ALICE, "q": "Where does alice live?", "now": "2026-04-05T10:00:00Z"}
+    query = {**ALICE, "q": "Where do I live?", "now": "2026-04-05T10:00:00Z"}
     result = (await http.get("/recall", params=query, headers=JSON)).json()
 
     assert result["ranked"][0]["record"]["id"] == seeded.munich
@@ -123,7 +123,7 @@ async def test_playground_ranks_with_components_and_counts_no_hits(
 
 
 async def test_playground_applies_the_plugins_top_k_and_budget(http: httpx.AsyncClient) -> None:
-    query = {**ALICE, "q": "Where does alice live?", "top_k": "2", "max_chars": "30"}
+    query = {**ALICE, "q": "Where do I live?", "top_k": "2", "max_chars": "30"}
     result = (await http.get("/recall", params=query, headers=JSON)).json()
     assert result["injected"] == 1
     assert result["block"].count("\n- [") == 1
