@@ -102,9 +102,14 @@ def to_memory_entry(memory: ScoredMemory) -> MemoryEntry:
     return MemoryEntry(
         id=record.id,
         author=record.author,
-        timestamp=record.valid_at.isoformat(),
+        timestamp=record.stated_at.isoformat(),
         content=types.Content(role="user", parts=[types.Part(text=record.text)]),
         custom_metadata={
+            # True: the latest of recalled memories answering the same question; False: an
+            # earlier one (the block marks both); absent when it stands alone.
+            **({} if memory.latest is None else {"latest": memory.latest}),
+            "stated_at": record.stated_at.isoformat(),
+            "valid_at": record.valid_at.isoformat(),
             "score": b.score,
             "similarity": b.similarity,
             "cosine": b.cosine,

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
 
 from google.adk.memory.memory_entry import MemoryEntry
 from google.genai import types
@@ -15,6 +18,11 @@ from adk_memory.adk.memory_block import (
     memory_text,
     parse_memory_block,
 )
+from adk_memory.adk.service import to_memory_entry
+from adk_memory.factory import build_engine
+from adk_memory.model import Decision, Scope, Verdict
+from adk_memory.reconcile.base import ClassificationResult, ReconcileItem
+from adk_memory.stores.sqlite.store import SqliteStore
 from adk_memory.text import display_safe
 
 
@@ -93,3 +101,31 @@ def test_lookalike_brackets_invisible_and_control_characters_cannot_forge_the_fe
 def test_display_safe_keeps_ordinary_text_and_folds_compatibility_forms() -> None:
     assert display_safe("Café  in  München,\tnaïve\n ﬁne") == "Café in München, naïve fine"
     assert display_safe("\u200b\u202e\x00") == ""
+
+
+class KeepBoth:
+    """A classifier that never supersedes, so two homes stay active."""
+
+    async def classify(self, items: Sequence[ReconcileItem]) -> ClassificationResult:
+        return ClassificationResult(verdicts=[Verdict(decision=Decision.ADD) for _ in items])
+
+
+async def test_answers_to_the_same_question_are_marked_latest_and_earlier(tmp_path: Path) -> None:
+    """Two active homes (no REPLACE) come newest statement first, and the block says which
+    one holds now."""
+    store = await SqliteStore(tmp_path / "m.db").open()
+    engine = build_engine(store, classifier=KeepBoth())
+    scope = Scope(app_name="app", user_id="u")
+    try:
+        await engine.remember(scope, "I live in Berlin.", at=datetime(2026, 1, 5, tzinfo=UTC))
+        await engine.remember(scope, "I live in Munich.", at=datetime(2026, 4, 2, tzinfo=UTC))
+        ranked = await engine.recall(
+            scope, "Where do I live?", now=datetime(2026, 4, 3, tzinfo=UTC)
+        )
+    finally:
+        await engine.close()
+    block = format_memory_block([to_memory_entry(m) for m in ranked])
+    assert block is not None
+    lines = [line for line in block.splitlines() if line.startswith("- [")]
+    assert lines[0] == "- [2026-04-02, latest] I live in Munich."
+    assert lines[1] == "- [2026-01-05, earlier] I live in Berlin."
