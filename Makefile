@@ -8,11 +8,15 @@ STAMP := $(VENV)/.installed
 
 install: $(STAMP)
 
+# pip prints each package as it goes (no --quiet): a first install takes a minute or two.
 $(STAMP): pyproject.toml
+	@echo "==> creating $(VENV) (once)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --upgrade --progress-bar on pip
+	@echo "==> installing adk-memory and its dev tools into $(VENV)"
+	$(BIN)/python -m pip install --progress-bar on -e ".[dev]"
 	touch $(STAMP)
+	@echo "==> installed: try 'make demo' or '$(BIN)/adk-memory --help'"
 
 demo: install
 	$(BIN)/adk-memory demo

@@ -13,7 +13,9 @@ import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+import click
 from google.adk.agents.llm_agent import LlmAgent
 from google.adk.apps.app import App
 from google.adk.runners import Runner
@@ -26,7 +28,9 @@ from rich.table import Table
 
 from adk_memory.adk.plugin import MemoryPlugin
 from adk_memory.adk.service import AdkMemoryService
-from adk_memory.cli.main import print_recall
+from adk_memory.cli.errors import run
+from adk_memory.cli.options import json_option
+from adk_memory.cli.output import emit_json, print_recall, recalled_json, short_id
 from adk_memory.model import IngestResult, Scope, Status
 from adk_memory.testing.scripted_llm import ScriptedLlm
 
@@ -97,13 +101,13 @@ def _decisions_table(title: str, result: IngestResult) -> Table:
         table.add_row(
             f"[{style[o.decision.value]}]{o.decision.value}[/]",
             o.text,
-            ", ".join(s[:8] for s in o.superseded),
+            ", ".join(short_id(s) for s in o.superseded),
         )
     return table
 
 
-async def run_demo(store_dir: Path | None, *, console: Console) -> None:
-    """Runs the whole demo, printing to `console`."""
+async def run_demo(store_dir: Path | None, *, console: Console) -> dict[str, Any]:
+    """Runs the whole demo, printing to `console`. Returns what it showed, as JSON data."""
     directory = store_dir or Path(tempfile.mkdtemp(prefix="adk-memory-demo-"))
     directory.mkdir(parents=True, exist_ok=True)
     store_uri = f"adkmem+sqlite://{(directory / 'memory.db').resolve().as_posix()}"
@@ -112,6 +116,7 @@ async def run_demo(store_dir: Path | None, *, console: Console) -> None:
     scope = Scope(app_name=APP, user_id=USER)
     console.rule("[bold]adk-memory demo[/bold]  (offline: local embeddings, local extractor)")
     console.print(f"store: {store_uri}\n")
+    report: dict[str, Any] = {"store": store_uri, "sessions": [], "recall": {}, "live": []}
     try:
         # Replay: the plugin injects memories, but saving is done here with the sessions'
         # historical dates (a live agent's auto-save stamps events with the real time).
@@ -135,13 +140,21 @@ async def run_demo(store_dir: Path | None, *, console: Console) -> None:
                 app_name=APP, user_id=USER, events=stored.events, session_id=stored.id
             )
             console.print(_decisions_table(f"session {number}: what memory decided", result))
+            report["sessions"].append(
+                {
+                    "date": when.isoformat(),
+                    "decisions": [o.model_dump(mode="json") for o in result.outcomes],
+                }
+            )
         await replay.close()
 
         engine = await service.engine()
         console.rule("What changed: superseded facts and their history")
         superseded = await engine.list(scope, statuses=[Status.SUPERSEDED])
+        report["history"] = []
         for old in superseded.records:
             chain = await engine.history(old.id)
+            report["history"].append([r.text for r in chain])
             console.print(
                 " → ".join(
                     f"[strike]{r.text}[/strike]" if r.status is Status.SUPERSEDED else r.text
@@ -152,7 +165,9 @@ async def run_demo(store_dir: Path | None, *, console: Console) -> None:
         now = SESSIONS[-1][0] + timedelta(days=1)
         console.rule(f"Ranked recall as of {now:%d %b %Y} (score = sim · decay · confidence)")
         for query in QUERIES:
-            print_recall(query, await engine.recall(scope, query, top_k=3, now=now))
+            ranked = await engine.recall(scope, query, top_k=3, now=now)
+            print_recall(query, ranked, out=console)
+            report["recall"][query] = [recalled_json(m) for m in ranked]
 
         console.rule("A live turn: prefetch, injection and auto-save by the plugin")
         live = MemoryPlugin(service, debounce_s=0.0)
@@ -165,6 +180,7 @@ async def run_demo(store_dir: Path | None, *, console: Console) -> None:
         replies = await _run_turns(live_runner, session, LIVE_TURNS)
         for text, reply in zip(LIVE_TURNS, replies, strict=True):
             console.print(f"  user: {text}\n  agent: {reply}")
+            report["live"].append({"user": text, "agent": reply})
         await live.flush()
         for m in live.metrics:
             console.print(
@@ -176,5 +192,29 @@ async def run_demo(store_dir: Path | None, *, console: Console) -> None:
         whiskey = await engine.recall(scope, "How does Sam take his whiskey?", top_k=1)
         chain = await engine.history(whiskey[0].record.id)
         console.print("whiskey, oldest first: " + " → ".join(r.text for r in chain))
+        report["whiskey"] = [r.text for r in chain]
     finally:
         await service.close()
+    return report
+
+
+@click.command()
+@click.option(
+    "--store-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Where the demo keeps its memory file (default: a fresh temporary directory).",
+)
+@json_option
+def demo(store_dir: Path | None, as_json: bool) -> None:
+    """Replay a multi-session conversation through an ADK agent with memory, offline.
+
+    \b
+    Example:
+      adk-memory demo
+      adk-memory demo --json > demo.json
+    """
+    console = Console(quiet=as_json)
+    report = run(run_demo(store_dir, console=console))
+    if as_json:
+        emit_json(report)

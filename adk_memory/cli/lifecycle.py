@@ -1,49 +1,30 @@
 """`adk-memory gc | consolidate | restore`: the lifecycle jobs on the command line.
 
-The commands read the store from the main group's context (`--store` / `ADK_MEMORY_STORE`)
-and are attached to it with `cli.add_command(...)`. This module does not import
-`adk_memory.cli.main`, so the main group can import it without a cycle.
+Loaded only when one of these commands runs (see `main.COMMANDS`), so the library defaults
+shown in `--help` can come straight from the lifecycle configs.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
 import click
 from pydantic import BaseModel
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table
 
-from adk_memory.config import Settings
+from adk_memory.cli.engine import resolve_id, scope_of, with_engine
+from adk_memory.cli.options import json_option, parse_time, scope_options, store_option
+from adk_memory.cli.output import console, emit_json, safe, short_id, table
 from adk_memory.engine import MemoryEngine
-from adk_memory.errors import AdkMemoryError
-from adk_memory.factory import open_engine
-from adk_memory.google_api.gemini import LlmBackend, llm_backend_from_env
 from adk_memory.lifecycle.consolidation import ConsolidationConfig, ConsolidationReport, consolidate
 from adk_memory.lifecycle.gc import GcConfig, GcReport, collect_garbage
 from adk_memory.lifecycle.paging import target_scopes
 from adk_memory.lifecycle.restore import restore
 from adk_memory.lifecycle.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer, Summarizer
-from adk_memory.model import Kind, Scope, parse_timestamp
+from adk_memory.model import Kind, Scope
 
-T = TypeVar("T")
 R = TypeVar("R", GcReport, ConsolidationReport)
-
-console = Console()
-
-
-def _parse_now(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return parse_timestamp(value)
-    except AdkMemoryError as exc:
-        raise click.BadParameter(str(exc)) from exc
 
 
 def _optional_days(_ctx: click.Context, param: click.Parameter, value: str) -> float | None:
@@ -58,34 +39,8 @@ def _optional_days(_ctx: click.Context, param: click.Parameter, value: str) -> f
     return days
 
 
-def _run_with_engine(ctx: click.Context, body: Callable[[MemoryEngine], Awaitable[T]]) -> T:
-    obj = ctx.find_root().obj if isinstance(ctx.find_root().obj, dict) else {}
-
-    async def main() -> T:
-        settings = obj.get("settings") or Settings.from_env()
-        engine = await open_engine(obj.get("store"), settings=settings)
-        try:
-            return await body(engine)
-        finally:
-            await engine.close()
-
-    try:
-        return asyncio.run(main())
-    except AdkMemoryError as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
-def _scope(app_name: str | None, user_id: str | None) -> Scope | None:
-    if (app_name is None) != (user_id is None):
-        raise click.UsageError("give both --app and --user, or neither (= every scope)")
-    if app_name is None or user_id is None:
-        return None
-    return Scope(app_name=app_name, user_id=user_id)
-
-
-def _emit_json(report: BaseModel, **totals: Any) -> None:
-    value = {**report.model_dump(mode="json"), **totals}
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+def _report_json(report: BaseModel, **totals: Any) -> None:
+    emit_json({**report.model_dump(mode="json"), **totals})
 
 
 async def _over_scopes(
@@ -96,6 +51,9 @@ async def _over_scopes(
     job: Callable[[Scope], Awaitable[R]],
 ) -> list[R]:
     """Runs a job scope by scope under a progress bar (on stderr, so --json stays clean)."""
+    from rich.console import Console
+    from rich.progress import Progress
+
     scopes = await target_scopes(engine, scope)
     reports: list[R] = []
     with Progress(console=Console(stderr=True), transient=True, disable=quiet) as progress:
@@ -106,33 +64,19 @@ async def _over_scopes(
     return reports
 
 
-scope_options = [
-    click.option("--app", "app_name", default=None, help="ADK app name (default: every scope)."),
-    click.option("--user", "user_id", default=None, help="User id (default: every scope)."),
-]
-
-
-def _with_optional_scope(fn: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(scope_options):
-        fn = option(fn)
-    return fn
-
-
-common_options = [
-    click.option("--dry-run", is_flag=True, help="Report what would change; change nothing."),
-    click.option("--now", callback=_parse_now, help="Reference time (ISO-8601; default now)."),
-    click.option("--json", "as_json", is_flag=True, help="Print JSON."),
-]
-
-
 def _with_common(fn: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(common_options):
-        fn = option(fn)
-    return fn
+    fn = json_option(fn)
+    fn = click.option("--now", callback=parse_time, help="Reference time (ISO-8601; default now).")(
+        fn
+    )
+    fn = click.option("--dry-run", is_flag=True, help="Report what would change; change nothing.")(
+        fn
+    )
+    return scope_options(required=False)(fn)
 
 
 @click.command(name="gc")
-@_with_optional_scope
+@store_option
 @_with_common
 @click.option(
     "--s-min",
@@ -181,7 +125,7 @@ def gc_command(
       adk-memory gc --dry-run
       adk-memory gc --app shop --user alice --s-min 0.2 --sessions 10 --json
     """
-    scope = _scope(app_name, user_id)
+    scope = scope_of(app_name, user_id)
 
     async def body(engine: MemoryEngine) -> GcReport:
         scoring = engine.config.scoring
@@ -201,28 +145,36 @@ def gc_command(
         parts = await _over_scopes(engine, scope, "collecting garbage", as_json, job)
         return GcReport(dry_run=dry_run, now=at, scopes=[s for p in parts for s in p.scopes])
 
-    report = _run_with_engine(ctx, body)
+    report = with_engine(ctx, body, quiet=as_json)
     if as_json:
-        _emit_json(report, archived_count=report.archived_count)
+        _report_json(report, archived_count=report.archived_count)
         return
     verb = "would archive" if dry_run else "archived"
-    table = Table(title=f"gc ({'dry run, ' if dry_run else ''}now {report.now.isoformat()})")
-    for column in ("scope", "records", "sessions", f"{verb}: faded", f"{verb}: superseded"):
-        table.add_column(column)
+    if not report.scopes:
+        console().print("no memories to collect")
+        return
+    rows = table(
+        f"gc ({'dry run, ' if dry_run else ''}now {report.now.isoformat()})",
+        ("scope", "records", "sessions", f"{verb}: faded", f"{verb}: superseded"),
+    )
     for s in report.scopes:
-        table.add_row(
-            f"{s.app_name}/{s.user_id}",
+        rows.add_row(
+            safe(f"{s.app_name}/{s.user_id}"),
             str(s.examined),
             str(s.sessions),
             str(len(s.faded)),
             str(len(s.expired)),
         )
-    console.print(table)
-    console.print(f"{verb} {report.archived_count} memories")
+    console().print(rows)
+    console().print(f"{verb} {report.archived_count} memories")
 
 
 def _summarizer(choice: str, max_chars: int) -> Summarizer:
-    if choice == "gemini" or (choice == "auto" and llm_backend_from_env() is LlmBackend.GEMINI):
+    if choice == "auto":
+        from adk_memory.google_api.gemini import LlmBackend, llm_backend_from_env
+
+        choice = "gemini" if llm_backend_from_env() is LlmBackend.GEMINI else "local"
+    if choice == "gemini":
         from adk_memory.lifecycle.gemini_summarizer import GeminiSummarizer
 
         return GeminiSummarizer(max_chars=max_chars)
@@ -230,7 +182,7 @@ def _summarizer(choice: str, max_chars: int) -> Summarizer:
 
 
 @click.command(name="consolidate")
-@_with_optional_scope
+@store_option
 @_with_common
 @click.option(
     "--similarity",
@@ -303,7 +255,7 @@ def consolidate_command(
       adk-memory consolidate --dry-run
       adk-memory consolidate --app shop --user alice --similarity 0.55 --min-size 3 --json
     """
-    scope = _scope(app_name, user_id)
+    scope = scope_of(app_name, user_id)
     if min_size > max_size:
         raise click.UsageError("--min-size must not exceed --max-size")
     kinds = [Kind.EPISODIC, Kind.SUMMARY]
@@ -329,37 +281,41 @@ def consolidate_command(
             dry_run=dry_run, now=at, scopes=[s for p in parts for s in p.scopes]
         )
 
-    report = _run_with_engine(ctx, body)
+    report = with_engine(ctx, body, quiet=as_json)
     if as_json:
-        _emit_json(
+        _report_json(
             report, summary_count=len(report.summary_ids), archived_count=report.archived_count
         )
         return
-    table = Table(title=f"consolidate{' (dry run)' if dry_run else ''}")
-    for column in ("scope", "summary", "level", "sources", "text"):
-        table.add_column(column, overflow="fold")
+    rows = table(
+        f"consolidate{' (dry run)' if dry_run else ''}",
+        ("scope", "summary", "level", "sources", "text"),
+    )
     for s in report.scopes:
         for c in s.clusters:
-            table.add_row(
-                f"{s.app_name}/{s.user_id}",
-                c.summary_id[:12],
+            rows.add_row(
+                safe(f"{s.app_name}/{s.user_id}"),
+                short_id(c.summary_id),
                 str(c.level),
                 str(len(c.source_ids)),
-                c.text,
+                safe(c.text),
             )
-    console.print(table)
+    if rows.row_count:
+        console().print(rows)
+    else:
+        console().print("no cluster to consolidate")
     completed = sum(len(s.completed) for s in report.scopes)
     verb = "would write" if dry_run else "wrote"
-    console.print(
+    console().print(
         f"{verb} {len(report.summary_ids)} summaries over {report.archived_count - completed} "
         f"sources; {completed} sources of an interrupted run archived"
     )
 
 
 @click.command(name="restore")
-@click.option("--app", "app_name", required=True, help="ADK app name (the memory scope).")
-@click.option("--user", "user_id", required=True, help="User id (the memory scope).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@store_option
+@scope_options(required=True)
+@json_option
 @click.argument("memory_ids", nargs=-1, required=True)
 @click.pass_context
 def restore_command(
@@ -367,21 +323,28 @@ def restore_command(
 ) -> None:
     """Bring archived memories back (superseded ones return to the history).
 
+    MEMORY_IDS may be unique prefixes of the ids.
+
     \b
     Example:
-      adk-memory restore --app shop --user alice 3f2c9a... 8d1e07...
+      adk-memory restore --app shop --user alice 3f2c9a81b0de 8d1e07c2aa41
     """
     scope = Scope(app_name=app_name, user_id=user_id)
-    restored = _run_with_engine(ctx, lambda engine: restore(engine, scope, memory_ids))
+
+    async def body(engine: MemoryEngine) -> tuple[list[str], list[str]]:
+        ids = [await resolve_id(engine, given, scope) for given in memory_ids]
+        return ids, await restore(engine, scope, ids)
+
+    ids, restored = with_engine(ctx, body, quiet=as_json)
     if as_json:
-        click.echo(json.dumps({"restored": restored}, indent=2))
+        emit_json({"restored": restored})
         return
     for memory_id in restored:
-        console.print(f"restored {memory_id}")
-    skipped = [i for i in memory_ids if i not in set(restored)]
+        console().print(f"restored {memory_id}")
+    done = set(restored)
+    skipped = [i for i in ids if i not in done]
     if skipped:
-        console.print(f"not archived in {scope} (left as is): {', '.join(skipped)}")
+        console().print(f"not archived in {safe(str(scope))} (left as is): {', '.join(skipped)}")
 
 
-#: The commands to attach to the main group: `for c in LIFECYCLE_COMMANDS: cli.add_command(c)`.
 LIFECYCLE_COMMANDS = (gc_command, consolidate_command, restore_command)

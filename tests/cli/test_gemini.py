@@ -62,6 +62,7 @@ def gemini_cli(server: EmulatorServer, tmp_path: Path, monkeypatch: pytest.Monke
         assert result.exit_code == 0, result.output
         return json.loads(result.stdout)
 
+    invoke.runner = runner  # type: ignore[attr-defined]
     return invoke
 
 
@@ -87,3 +88,13 @@ def test_twenty_turn_ingest_makes_at_most_two_calls(
     assert gemini_cli("forget", outcome["id"], "--json") == {"deleted": outcome["id"]}
     again = gemini_cli("ingest", *scope, "--json", str(tmp_path / "s.jsonl"))
     assert again["events_ingested"] == 0 and again["model_calls"] == 0
+
+
+def test_a_failing_backend_says_it_is_retrying_on_stderr(gemini_cli, admin: Admin) -> None:
+    admin.faults(fail_statuses=[503, 503])
+    result = gemini_cli.runner.invoke(
+        cli, ["remember", "--app", "a", "--user", "u", "--json", "I live in Oslo."]
+    )
+    assert result.exit_code == 0, result.output
+    assert "retrying (2 of" in result.stderr and "retrying (3 of" in result.stderr
+    assert json.loads(result.stdout)["decision"] == "ADD"

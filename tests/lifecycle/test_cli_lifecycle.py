@@ -13,22 +13,14 @@ from click.testing import CliRunner, Result
 
 from adk_memory.cli.lifecycle import LIFECYCLE_COMMANDS
 from adk_memory.cli.main import cli
-from adk_memory.config import Settings
 
 Invoke = Callable[..., Result]
 SCOPE = ["--app", "shop", "--user", "alice"]
 
 
-@click.group()
-@click.option("--store")
-@click.pass_context
-def group(ctx: click.Context, store: str) -> None:
-    """The main group's context, with the lifecycle commands attached as the lead will."""
-    ctx.obj = {"store": store, "settings": Settings.from_env({})}
-
-
-for command in LIFECYCLE_COMMANDS:
-    group.add_command(command)
+#: The lifecycle commands as users reach them: through the main group.
+group = cli
+assert all(cli.get_command(click.Context(cli), c.name or "") is c for c in LIFECYCLE_COMMANDS)
 
 
 @pytest.fixture
