@@ -1,10 +1,13 @@
 """`LocalExtractor`: offline, deterministic fact extraction from what people said.
 
-First-person statements that fit a known slot ("I moved to Munich", "I switched from Java to
-Go", "I take my whiskey with a splash of water", "I'm allergic to peanuts") become slot facts
-with a normalised (subject, predicate, object). Every other sentence a person said is kept,
-verbatim, as an episodic memory, so nothing is silently dropped; a sentence that became a
-slot fact is not repeated in the episodic memory, so a later update leaves no stale copy.
+Precision first: a statement fills a slot ("I moved to Munich", "switched from Java to Go",
+"my car is a Civic") only on explicit wording, and never when it is temporary ("this week"),
+hypothetical ("if I moved"), a plan, a question, past, or an addition ("I also..."). Every
+memory keeps the person's own words as its text (the clause they said); the slot only
+annotates it, so a misparse cannot corrupt what is stored, and a later update supersedes the
+one memory that holds both the words and the slot. Greetings, thanks, requests to the agent
+and questions are not stored (a statement inside a question frame is). A long event (a pasted
+log or document) becomes bounded excerpts that cite it.
 """
 
 from __future__ import annotations
@@ -15,14 +18,23 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from adk_memory.extraction.base import ExtractionResult
-from adk_memory.extraction.slots import category_predicate, phrase_for
+from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
+from adk_memory.extraction.cues import arrived, cues, displaced, moved_thing
+from adk_memory.extraction.salience import is_small_talk, salient_part
+from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
+from adk_memory.extraction.slots import (
+    HEAD_ATTRIBUTE,
+    category_match,
+    category_of,
+    category_predicate,
+    head_attribute,
+    is_single_valued,
+    predicate_for_category,
+)
 from adk_memory.model import Fact, InputEvent, Kind, Source
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
-# A new first-person clause: "..., and I ...", "... but we ...", "...; my ...".
-_CLAUSE = re.compile(r"\s*(?:;|,?\s+(?:and|but|so|while|although)\s+)(?=(?:i|we|my|our)\b)", re.I)
 # A short lead-in before a colon: "Big news: we migrated ...", "Update - I moved ...".
-_LEAD_IN = re.compile(r"^(?:[\w'!]+\s+){0,3}[\w'!]+\s*(?::|\s-)\s+(?=\S)")
+_LEAD_IN = re.compile(r"^(?:[\w'!]+\s+){0,4}[\w'!]+\s*(?::|\s-)\s+(?=\S)")
 _HEDGE = re.compile(r"\b(i think|maybe|probably|perhaps|might|not sure|i guess)\b", re.I)
 _QUESTION = re.compile(r"\?\s*$")
 _FILLER = re.compile(
@@ -31,18 +43,20 @@ _FILLER = re.compile(
     re.I,
 )
 _TRAILING = re.compile(
-    r"\s*(?:,?\s*(?:now|these days|nowadays|anymore|any more|lately|recently|at the moment|"
-    r"currently|for now|though|too|as well|instead|at work|full[- ]time|yesterday|today|"
+    r"\s*(?:,?\s*(?:(?:as of|since|from|starting) )?(?:now|these days|nowadays|anymore|"
+    r"any more|lately|recently|at the moment|currently|for now|though|too|"
+    r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
     r"(?:\d+|a|an|one|two|three|four|five|six) (?:days?|weeks?|months?|years?) ago|"
     r"in (?:19|20)\d\d)\b)+\s*[.!]*$",
     re.I,
 )
-_ADVERB = re.compile(
-    r"^i (?:(?:now|still|usually|always|really|also|just|currently|actually|definitely|totally|"
-    r"absolutely|generally|normally|typically|honestly) )+",
-    re.I,
+_ADVERBS = (
+    r"now|still|usually|always|really|also|just|currently|actually|definitely|totally|"
+    r"absolutely|generally|normally|typically|honestly|officially|finally|basically"
 )
+_ADVERB = re.compile(rf"^i (?:(?:{_ADVERBS}) )+", re.I)
+_ADVERB_AFTER_BE = re.compile(rf"^(i'm|i am|we're|we are) (?:(?:{_ADVERBS}) )+", re.I)
 _OBJ = r"(?P<obj>[^.,;!?]+?)"
 _END = r"\s*(?:[.,;!?]|$)"
 _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
@@ -52,8 +66,11 @@ _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^my name is {obj}$", "name", True, Kind.PROFILE),
     (r"^(?:please )?call me {obj}$", "name", True, Kind.PROFILE),
-    # Only a capitalised name: "I'm Sam", not "I'm tired".
-    (r"^i(?:'m| am) (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", "name", True, Kind.PROFILE),
+    (r"^(?:everyone|people|friends) calls? me {obj}$", "name", True, Kind.PROFILE),
+    (r"^i go by {obj}$", "name", True, Kind.PROFILE),
+    # "I'm Sam" names the speaker only inside an introduction ("name?" is resolved by
+    # `match_slot`): elsewhere a capitalised word after "I'm" is as often a nationality.
+    (r"^i(?:'m| am) (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", "name?", True, Kind.PROFILE),
     (r"^i(?:'m| am) (?P<obj>\d{1,3}) years? old$", "age", True, Kind.PROFILE),
     (r"^i (?:just )?turned (?P<obj>\d{1,3})$", "age", True, Kind.PROFILE),
     (
@@ -64,7 +81,7 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (
-        r"^i(?:'m| am)? ?(?:now |currently )?(?:live|living|reside|residing|based|staying) "
+        r"^i(?:'m| am)? ?(?:now |currently )?(?:live|living|reside|residing|based) "
         r"(?:in|at) {obj}$",
         "lives_in",
         True,
@@ -81,7 +98,7 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     ),
     (
         r"^i(?:'m| am)? ?(?:now |currently |just )?(?:work|working|employed|started working) "
-        r"(?:at|for) {obj}$",
+        r"(?:at|for) {obj}(?: as [^.,;!?]+)?$",
         "works_at",
         True,
         Kind.PROFILE,
@@ -100,7 +117,22 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         False,
         Kind.PROFILE,
     ),
-    (r"^i (?:work|am working) as (?:an? )?{obj}$", "job_title", True, Kind.PROFILE),
+    (r"^i(?:'m| am)? ?(?:work|working) as (?:an? )?{obj}$", "job_title", True, Kind.PROFILE),
+    (
+        r"^i (?:took|got|accepted|started|landed) (?:a|the) (?:new )?(?:job|position|role) "
+        r"(?:at|with) {obj}$",
+        "works_at",
+        True,
+        Kind.PROFILE,
+    ),
+    (
+        r"^(?:i'm|i am|we're|we are) (?:now )?(?:living |based |settled )?in (?:the |our |a )?"
+        r"(?:new )?(?:(?:place|flat|house|apartment|home) in )?"
+        r"(?P<obj>(?-i:[A-Z][\w-]+(?: [A-Z][\w-]+)?)) (?:now|these days|for good)\b",
+        "lives_in",
+        True,
+        Kind.PROFILE,
+    ),
     (
         r"^my (?:job|role|position|title|occupation) is (?:an? )?{obj}$",
         "job_title",
@@ -110,14 +142,17 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (
         r"^i(?:'m| am) (?:now )?an? (?P<obj>[\w -]*?(?:engineer|developer|designer|manager|"
         r"teacher|nurse|doctor|student|scientist|analyst|consultant|architect|researcher|writer|"
-        r"lawyer|accountant|programmer|artist|chef|counselor|counsellor))$",
+        r"lawyer|accountant|programmer|artist|chef|counselor|counsellor|barista|technician|planner|"
+        r"pilot|pharmacist|dentist|vet|electrician|plumber|freelancer|officer|librarian))"
+        r"(?: (?:at|for|in) [^.,;!?]+)?$",
         "job_title",
         True,
         Kind.PROFILE,
     ),
     (
         r"^(?:i|we)(?:'ve| have)? ?(?:just |recently |finally |fully )?(?:switched|migrated|"
-        r"moved|changed|transitioned|went) (?:over )?(?:everything )?from (?P<old>[^.,;!?]+?) "
+        r"moved|changed|transitioned|went) (?:over )?(?:everything |(?:my|our|the) [\w-]+ )?from "
+        r"(?P<old>[^.,;!?]+?) "
         r"(?:to|over to) {obj}$",
         "uses",
         True,
@@ -160,6 +195,13 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (r"^i(?:'m| am) (?:not|no longer) allergic to {obj}$", "allergic_to", False, Kind.PROFILE),
+    (
+        r"^i(?:'m| am) (?:not|no longer) (?:really |that )?(?:into|a (?:big |huge )?fan of) {obj}$",
+        "likes",
+        False,
+        Kind.PREFERENCE,
+    ),
+    (r"^i bank with {obj}$", "bank", True, Kind.PROFILE),
     (
         r"^i(?:'m| am) (?:now )?(?:a )?"
         r"(?P<obj>vegetarian|vegan|pescatarian|keto|gluten[- ]free)$",
@@ -209,10 +251,48 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PREFERENCE,
     ),
     (r"^i (?:mostly |mainly |usually )?use {obj}$", "uses", True, Kind.PREFERENCE),
+    (r"^i(?:'m| am) (?:now )?using (?:an? |the |my )?{obj}$", "uses", True, Kind.PREFERENCE),
+    (r"^i (?:earn|make) (?:about |around |roughly )?{obj}$", "salary", True, Kind.PROFILE),
+    (r"^i (?:drive|ride) (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
+    (
+        r"^i(?:'m| am)? ?(?:now )?(?:driving|riding) (?:an? |the |my )?{obj}$",
+        "vehicle",
+        True,
+        Kind.PROFILE,
+    ),
+    (r"^i (?:now )?report (?:directly )?to {obj}$", "manager", True, Kind.PROFILE),
+    (
+        r"^my (?:manager|boss|line manager|team lead|supervisor) (?P<obj>(?-i:[A-Z][a-z]+))"
+        r"(?= (?:is|was|has|does|says|and|just)\b)",
+        "manager",
+        True,
+        Kind.PROFILE,
+    ),
+    (
+        r"^(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)) is (?:now )?my (?:new )?(?P<head>"
+        + "|".join(sorted((re.escape(h) for h in HEAD_ATTRIBUTE), key=len, reverse=True))
+        + r")(?: now)?$",
+        "head",
+        True,
+        Kind.PROFILE,
+    ),
+    (
+        r"^my (?:current |new |main |primary |usual |regular )?(?P<head>"
+        + "|".join(sorted((re.escape(h) for h in HEAD_ATTRIBUTE), key=len, reverse=True))
+        + r")(?: there| here)? (?:is|'s) (?:now |currently )?(?:an? |the |called |named )?{obj}$",
+        "head",
+        True,
+        Kind.PROFILE,
+    ),
     (r"^i (?:" + _NEG_ADV + r") (?:use|using) {obj}$", "uses", False, Kind.PREFERENCE),
 ]
 _PATTERNS = [
-    (re.compile(p.replace("{obj}", _OBJ).rstrip("$") + _END, re.I), pred, pol, kind)
+    (
+        re.compile(p.replace("{obj}", _OBJ).rstrip("$") + _END if p.endswith("$") else p, re.I),
+        pred,
+        pol,
+        kind,
+    )
     for p, pred, pol, kind in _RAW_PATTERNS
 ]
 
@@ -239,15 +319,6 @@ def resolve_relative_time(text: str, at: datetime) -> datetime:
     return at - timedelta(days=count * _DAYS[match.group("unit2").lower()])
 
 
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
-
-
-def split_clauses(sentence: str) -> list[str]:
-    """First-person clauses of a sentence ("I live in Berlin and I write Java" → two)."""
-    return [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
-
-
 def _clean_object(value: str) -> str:
     value = _TRAILING.sub("", value.strip()).strip(" \"'")
     value = re.sub(r"^(?:the|my|a|an)\s+", "", value, flags=re.I)
@@ -265,60 +336,183 @@ def display_name(author: str) -> str:
     return "User" if author.strip().lower() == "user" else author.strip()
 
 
+#: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
+RELATION_NOUNS = (
+    r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
+    r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
+    r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
+    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor"
+)
+#: "My (best) friend (Ravi) works at ...": a statement about someone else, its subject named.
+_THIRD_PERSON = re.compile(
+    rf"^(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
+    rf"twin|ex-?)\s+)*(?:{RELATION_NOUNS}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?\s+"
+    r"(?P<verb>[a-z']+)\b(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_IRREGULAR = {"is": "am", "'s": "'m", "has": "have", "does": "do", "doesn't": "don't", "goes": "go"}
+#: Context that scopes a statement ("For side projects I write Rust", "In winter I swim at
+#: the leisure centre"): a value beside others, never a one-at-a-time slot.
+_SCOPED = re.compile(
+    r"^(?:for|in|on|at|during|when|with|outside|besides|apart from)\b[^,]*?\bi\b", re.IGNORECASE
+)
+_INTRODUCTION = re.compile(
+    r"^\W*(?:hi|hello|hey|hiya)\b|\bnice to meet\b|\bmy name\b|\bintroduce\b", re.IGNORECASE
+)
+_ASKS_NAME = re.compile(r"\b(?:your name|call you|who (?:are|is) (?:you|this|speaking))\b", re.I)
+
+
+def _third_person(core: str) -> tuple[str, str] | None:
+    """A statement about a named relation rewritten in the first person, with its subject:
+    "my sister lives in Oslo" → ("sister", "i live in Oslo")."""
+    match = _THIRD_PERSON.match(core)
+    if match is None:
+        return None
+    verb = match.group("verb").lower()
+    if verb in _IRREGULAR:
+        verb = _IRREGULAR[verb]
+    elif verb.endswith("ies"):
+        verb = verb[:-3] + "y"
+    elif re.search(r"(?:ss|sh|ch|x|z)es$", verb):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    subject = " ".join(match.group("np").lower().split())
+    return subject, f"i {verb}{match.group('rest')}"
+
+
 @dataclass(frozen=True)
 class SlotMatch:
+    """The slot a statement fills: `subject` is None for the speaker, else the relation the
+    statement is about ("sister")."""
+
     predicate: str
     object: str
     polarity: bool
     kind: Kind
     replaces: str | None
     hedged: bool
+    subject: str | None = None
 
 
-def match_slot(sentence: str) -> SlotMatch | None:
-    """The slot a first-person sentence states, if it states one."""
-    if _QUESTION.search(sentence):
-        return None
+def _core(sentence: str) -> str:
     core = _LEAD_IN.sub("", sentence.strip())
     core = _FILLER.sub("", core).strip()
-    core = re.sub(r"^(?:i think|i guess|maybe|probably|honestly),?\s+", "", core, flags=re.I)
     core = _ADVERB.sub("i ", core)
-    core = _TRAILING.sub("", core)
-    for pattern, predicate, polarity, kind in _PATTERNS:
-        m = pattern.match(core)
-        if m is None:
-            continue
-        obj = _clean_object(m.group("obj"))
+    core = _ADVERB_AFTER_BE.sub(r"\1 ", core)
+    return _TRAILING.sub("", core)
+
+
+def _matches(
+    readings: Sequence[tuple[str | None, str]],
+) -> list[tuple[str | None, re.Pattern[str], str, bool, Kind, re.Match[str]]]:
+    """Every pattern match of every reading of a clause, in reading then pattern order."""
+    found = []
+    for subject, core in readings:
+        for pattern, predicate, polarity, kind in _PATTERNS:
+            m = pattern.match(core)
+            if m is not None:
+                found.append((subject, pattern, predicate, polarity, kind, m))
+    return found
+
+
+def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None:
+    """The slot a first-person statement (or one about a named relation) fills, if its
+    wording is explicit and lasting.
+
+    Args:
+        sentence: One clause a person said.
+        introduction: Whether the clause is part of an introduction (a greeting, an answer
+            to "what's your name?"): only then does "I'm Sam" name the speaker; elsewhere
+            "I'm Dutch" or "I'm Tired" is not a name.
+    """
+    said = cues(sentence)
+    if not said.lasting:
+        return None
+    core = mask(_core(sentence))
+    if _SCOPED.match(core):
+        return None
+    readings: list[tuple[str | None, str]] = [(None, core)]
+    third = _third_person(core)
+    if third is not None:
+        readings.append(third)
+    for subject, _pattern, predicate, polarity, kind, m in _matches(readings):
+        if predicate == "name?":
+            if not introduction or subject is not None:
+                continue
+            predicate = "name"
+        obj = _clean_object(unmask(m.group("obj")))
         if not obj or len(obj) > 80 or len(obj.split()) > 8:
             continue
         groups = m.groupdict()
-        old = _clean_object(groups["old"]) if groups.get("old") else None
+        old = _clean_object(unmask(groups["old"])) if groups.get("old") else None
         pred = predicate
-        if groups.get("item"):
+        if groups.get("head"):
+            pred = HEAD_ATTRIBUTE[" ".join(groups["head"].lower().split())]
+        elif groups.get("item"):
             pred = f"{predicate}:{normalize_value(_clean_object(groups['item']))}"
         elif predicate == "uses":
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
+        if said.additive and is_single_valued(pred) and old is None:
+            # "I also work at X" adds a value beside the known one; it displaces nothing.
+            return None
         return SlotMatch(
             predicate=pred,
             object=obj,
             polarity=polarity,
             kind=kind,
             replaces=normalize_value(old) if old else None,
-            hedged=bool(_HEDGE.search(sentence)),
+            hedged=False,
+            subject=subject,
         )
     return None
 
 
-def fact_sentence(subject: str, slot: SlotMatch) -> str:
-    """A third-person sentence for a slot fact ("User lives in Munich.")."""
-    return f"{subject} {phrase_for(slot.predicate, slot.polarity)} {slot.object}."
+def match_change(sentence: str) -> SlotMatch | None:
+    """A change stated in words no slot pattern knows ("Traded in the Golf for an e-bike",
+    "Switched to decaf after the doctor's visit"): what it displaces, explicitly named, and
+    what it moves to, with the slot inferred from the values' category. None when the
+    statement names neither, or is temporary, hypothetical, past or additive."""
+    said = cues(sentence)
+    if not said.lasting or said.additive:
+        return None
+    text = unmask(_core(sentence))
+    if _third_person(mask(text)) is not None:
+        return None
+    old = displaced(text)
+    new = arrived(text)
+    thing = moved_thing(text)
+    if not old and thing and head_attribute(thing) is None:
+        # "moved our standup to 10:15" displaces what was said of the standup.
+        old = [thing]
+    category = category_of(new) if new else None
+    category = category or (category_of(" ".join(old)) if old else None)
+    predicate = predicate_for_category(category)
+    if predicate is None and new:
+        predicate = head_attribute(text)
+    if predicate is None and not old and not new and said.change:
+        # "I'm an oat latte person now": a value of a one-at-a-time category, said as a
+        # change, moves that slot.
+        found = category_match(text)
+        if found is not None and predicate_for_category(found[1]) is not None:
+            new, predicate = found[0], predicate_for_category(found[1])
+    if not old and predicate is None:
+        return None
+    return SlotMatch(
+        predicate=predicate or "change",
+        object=_clean_object(new) if new else "",
+        polarity=True,
+        kind=Kind.PREFERENCE,
+        replaces=normalize_value(old[0]) if old else None,
+        hedged=False,
+    )
 
 
 class LocalExtractor:
     """Deterministic offline extractor (the embedded default).
 
     Args:
-        slot_confidence: Confidence of an explicit first-person slot statement.
+        slot_confidence: Confidence of an explicit slot statement.
         episodic_confidence: Confidence of an episodic memory (verbatim words).
         hedge_factor: Multiplier for hedged statements ("I think", "maybe").
     """
@@ -338,28 +532,44 @@ class LocalExtractor:
         return ExtractionResult(facts=self.extract_sync(events))
 
     def extract_sync(self, events: Sequence[InputEvent]) -> list[Fact]:
+        """The facts of a batch, in order; agent turns are context only."""
+        with_agent = any(not e.is_human for e in events)
         facts: list[Fact] = []
         previous: InputEvent | None = None
         for event in events:
             if event.is_human:
-                facts.extend(self._from_event(event, previous))
+                facts.extend(self._from_event(event, previous, with_agent=with_agent))
             previous = event
         return facts
 
-    def _from_event(self, event: InputEvent, previous: InputEvent | None) -> list[Fact]:
+    def _from_event(
+        self, event: InputEvent, previous: InputEvent | None, *, with_agent: bool
+    ) -> list[Fact]:
         speaker = display_name(event.author)
+        if len(event.text) > LONG_TEXT_CHARS:
+            return self._excerpts(event, speaker)
         source = Source(session_id=event.session_id, event_ids=[event.id])
+        introduction = bool(_INTRODUCTION.search(event.text)) or (
+            previous is not None
+            and not previous.is_human
+            and bool(_ASKS_NAME.search(previous.text))
+        )
         facts: list[Fact] = []
         remainder: list[str] = []
         for sentence in split_sentences(event.text):
-            clauses = split_clauses(sentence)
-            slots = [match_slot(c) for c in clauses]
-            if not any(slots):
-                remainder.append(sentence)
+            kept = salient_part(sentence, addressed_to_agent=with_agent)
+            if kept is None:
                 continue
-            remainder += [c for c, slot in zip(clauses, slots, strict=True) if slot is None]
+            clauses = split_clauses(kept)
+            slots = [match_slot(c, introduction=introduction) or match_change(c) for c in clauses]
+            if not any(slots):
+                remainder.append(kept)
+                continue
             for clause, slot in zip(clauses, slots, strict=True):
-                if slot is not None:
+                if slot is None:
+                    if not is_small_talk(clause):
+                        remainder.append(clause)
+                else:
                     facts.append(self._slot_fact(event, speaker, clause, slot, source))
         if remainder:
             facts.append(self._episodic(event, speaker, " ".join(remainder), previous))
@@ -368,13 +578,13 @@ class LocalExtractor:
     def _slot_fact(
         self, event: InputEvent, speaker: str, clause: str, slot: SlotMatch, source: Source
     ) -> Fact:
-        confidence = self.slot_confidence * (self.hedge_factor if slot.hedged else 1.0)
+        subject = speaker.lower() if slot.subject is None else f"{speaker.lower()}'s {slot.subject}"
         return Fact(
-            subject=speaker.lower(),
+            subject=subject,
             predicate=slot.predicate,
             object=slot.object,
-            text=fact_sentence(speaker, slot),
-            confidence=round(confidence, 4),
+            text=f"{speaker}: {clause}",
+            confidence=self.slot_confidence,
             valid_at=resolve_relative_time(clause, event.timestamp),
             recorded_at=event.timestamp,
             kind=slot.kind,
@@ -395,7 +605,7 @@ class LocalExtractor:
             previous is not None
             and not previous.is_human
             and len(text.split()) <= 6
-            and _QUESTION.search(previous.text.strip())
+            and previous.text.strip().endswith("?")
         ):
             question = split_sentences(previous.text)[-1]
             body = f'{speaker} (asked "{question}"): {text}'
@@ -414,13 +624,36 @@ class LocalExtractor:
             source=source,
         )
 
+    def _excerpts(self, event: InputEvent, speaker: str) -> list[Fact]:
+        """A long event as bounded excerpts, each citing the event."""
+        source = Source(session_id=event.session_id, event_ids=[event.id])
+        chunks = chunk_text(event.text)
+        return [
+            Fact(
+                subject=speaker.lower(),
+                predicate="excerpt",
+                object="",
+                text=f"{speaker} (excerpt {i} of {len(chunks)}): {chunk}",
+                confidence=self.episodic_confidence,
+                valid_at=event.timestamp,
+                recorded_at=event.timestamp,
+                kind=Kind.EPISODIC,
+                author=event.author,
+                source=source,
+            )
+            for i, chunk in enumerate(chunks, start=1)
+        ]
+
 
 __all__ = [
+    "RELATION_NOUNS",
     "LocalExtractor",
     "SlotMatch",
-    "fact_sentence",
+    "display_name",
+    "match_change",
     "match_slot",
     "normalize_value",
     "resolve_relative_time",
+    "split_clauses",
     "split_sentences",
 ]

@@ -17,6 +17,17 @@ SINGLE_VALUED = frozenset(
         "relationship_status",
         "prefers",
         "favorite",
+        "vehicle",
+        "manager",
+        "email",
+        "laptop",
+        "partner",
+        "rent",
+        "salary",
+        "gym",
+        "hair",
+        "care",
+        "drink",
     }
     | {f"uses:{c}" for c in ("editor", "os", "browser", "cloud", "phone")}
 )
@@ -74,11 +85,177 @@ _CATEGORIES: dict[str, tuple[str, ...]] = {
     "os": ("linux", "windows", "macos", "mac", "ubuntu", "fedora", "arch", "debian"),
     "browser": ("chrome", "firefox", "safari", "edge", "brave", "opera", "arc"),
     "cloud": ("aws", "gcp", "google cloud", "azure"),
-    "phone": ("iphone", "android", "pixel", "galaxy"),
+    "phone": ("iphone", "android", "pixel", "galaxy", "phone"),
+    "drink": (
+        "coffee",
+        "espresso",
+        "decaf",
+        "latte",
+        "cappuccino",
+        "americano",
+        "flat white",
+        "mocha",
+        "macchiato",
+        "cold brew",
+        "tea",
+        "matcha",
+        "chai",
+        "green tea",
+        "english breakfast",
+        "earl grey",
+    ),
+    "diet": (
+        "vegetarian",
+        "vegan",
+        "pescatarian",
+        "keto",
+        "paleo",
+        "carnivore",
+        "mediterranean diet",
+        "intermittent fasting",
+        "gluten-free",
+    ),
+    "vehicle": (
+        "car",
+        "e-bike",
+        "ebike",
+        "bike",
+        "bicycle",
+        "motorbike",
+        "motorcycle",
+        "scooter",
+        "moped",
+        "van",
+        "truck",
+    ),
+    "music_service": ("spotify", "apple music", "tidal", "deezer", "youtube music"),
+    "laptop": ("laptop", "macbook", "thinkpad", "chromebook"),
 }
 CATEGORY_OF: dict[str, str] = {
     value: category for category, values in _CATEGORIES.items() for value in values
 }
+
+#: The head noun of "my <head> is <value>" and the slot it names. Person nouns ("my sister")
+#: are subjects, not attributes, and are absent on purpose.
+HEAD_ATTRIBUTE: dict[str, str] = {
+    "car": "vehicle",
+    "vehicle": "vehicle",
+    "ride": "vehicle",
+    "motorbike": "vehicle",
+    "bike": "vehicle",
+    "boss": "manager",
+    "manager": "manager",
+    "line manager": "manager",
+    "team lead": "manager",
+    "supervisor": "manager",
+    "employer": "works_at",
+    "company": "works_at",
+    "workplace": "works_at",
+    "title": "job_title",
+    "job title": "job_title",
+    "job": "job_title",
+    "role": "job_title",
+    "position": "job_title",
+    "occupation": "job_title",
+    "profession": "job_title",
+    "phone": "uses:phone",
+    "mobile": "uses:phone",
+    "laptop": "laptop",
+    "computer": "laptop",
+    "email": "email",
+    "email address": "email",
+    "rent": "rent",
+    "salary": "salary",
+    "gym": "gym",
+    "hair": "hair",
+    "hairstyle": "hair",
+    "dentist": "care:dentist",
+    "doctor": "care:doctor",
+    "gp": "care:gp",
+    "therapist": "care:therapist",
+    "vet": "care:vet",
+    "diet": "diet",
+    "editor": "uses:editor",
+    "browser": "uses:browser",
+    "main language": "primary_language",
+    "primary language": "primary_language",
+    "programming language": "primary_language",
+    "usual order": "drink",
+    "usual": "drink",
+    "go-to drink": "drink",
+    "drink": "drink",
+    "home": "lives_in",
+    "hometown": "lives_in",
+    "girlfriend": "partner",
+    "boyfriend": "partner",
+    "partner": "partner",
+    "wife": "partner",
+    "husband": "partner",
+    "fiance": "partner",
+    "fiancee": "partner",
+}
+
+#: Head nouns a change names its attribute by ("my current account", "my workouts").
+_HEADS: dict[str, str] = {
+    **{h: a for h, a in HEAD_ATTRIBUTE.items() if h not in {"job", "role", "position", "home"}},
+    "account": "bank",
+    "current account": "bank",
+    "savings account": "bank",
+    "bank": "bank",
+}
+
+#: Category → predicate, for a value whose category is a one-at-a-time slot.
+_CATEGORY_PREDICATE = {
+    "programming_language": "primary_language",
+    "editor": "uses:editor",
+    "os": "uses:os",
+    "browser": "uses:browser",
+    "cloud": "uses:cloud",
+    "phone": "uses:phone",
+    "drink": "drink",
+    "diet": "diet",
+    "vehicle": "vehicle",
+    "music_service": "uses:music_service",
+    "laptop": "laptop",
+}
+
+
+def category_match(text: str) -> tuple[str, str] | None:
+    """The first known value named in `text` and its category ("four espressos a day" →
+    ("espressos", "drink")), longest phrase first, plurals folded."""
+    words = [w.strip(".,;:!?\"'()") for w in text.lower().split()]
+    words = [w for w in words if w]
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            phrase = " ".join(words[i : i + size])
+            for form in (phrase, phrase[:-1] if phrase.endswith("s") else phrase):
+                category = CATEGORY_OF.get(form)
+                if category:
+                    return phrase, category
+    return None
+
+
+def category_of(text: str) -> str | None:
+    """The category of the first known value named in `text` ("four espressos a day" →
+    "drink")."""
+    match = category_match(text)
+    return match[1] if match else None
+
+
+def head_attribute(text: str) -> str | None:
+    """The slot named by an attribute head noun in `text` ("moved my current account over to
+    Monzo" → "bank"), longest head first."""
+    lowered = f" {' '.join(text.lower().split())} "
+    for head in sorted(_HEADS, key=len, reverse=True):
+        if f" {head} " in lowered or f" {head}s " in lowered:
+            return _HEADS[head]
+    return None
+
+
+def predicate_for_category(category: str | None) -> str | None:
+    """The one-at-a-time slot of a category, if it is one."""
+    return _CATEGORY_PREDICATE.get(category or "")
+
 
 _PHRASES: dict[str, tuple[str, str]] = {
     # predicate: (positive phrase, negative phrase)
@@ -96,6 +273,17 @@ _PHRASES: dict[str, tuple[str, str]] = {
     "has_pet": ("has a", "no longer has a"),
     "likes": ("likes", "does not like"),
     "uses": ("uses", "no longer uses"),
+    "vehicle": ("gets around by", "no longer gets around by"),
+    "manager": ("reports to", "no longer reports to"),
+    "email": ("has the email address", "no longer has the email address"),
+    "laptop": ("uses the laptop", "no longer uses the laptop"),
+    "partner": ("has as partner", "no longer has as partner"),
+    "rent": ("pays a rent of", "no longer pays a rent of"),
+    "salary": ("earns", "no longer earns"),
+    "gym": ("goes to the gym", "no longer goes to the gym"),
+    "hair": ("has hair", "no longer has hair"),
+    "drink": ("drinks", "no longer drinks"),
+    "change": ("changed to", "changed away from"),
 }
 
 
@@ -104,11 +292,11 @@ def category_predicate(new_value: str, old_value: str) -> str:
     languages (one at a time, like "I mostly write Java"), `uses:<category>` for other known
     categories, else plain `uses` (many at a time)."""
     for value in (new_value, old_value):
-        category = CATEGORY_OF.get(value)
+        category = CATEGORY_OF.get(value) or category_of(value)
         if category == "programming_language":
             return "primary_language"
         if category:
-            return f"uses:{category}"
+            return predicate_for_category(category) or f"uses:{category}"
     return "uses"
 
 
@@ -122,6 +310,8 @@ def phrase_for(predicate: str, polarity: bool) -> str:
     base, _, key = predicate.partition(":")
     if base == "prefers":
         return f"takes {key}" if polarity else f"no longer takes {key}"
+    if base == "care":
+        return f"sees as {key}" if polarity else f"no longer sees as {key}"
     if base == "favorite":
         return f"has as favorite {key}" if polarity else f"no longer has as favorite {key}"
     positive, negative = _PHRASES.get(base, (base.replace("_", " "), f"not {base}"))

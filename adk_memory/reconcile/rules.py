@@ -1,28 +1,122 @@
 """The slot rule: how one new fact bears on one stored record (NOOP, REPLACE or unrelated).
 
-It reasons over the (subject, predicate, object, polarity) slots the local extractor fills.
+Precision first: a wrong REPLACE destroys a true fact, a missed one leaves a dated duplicate
+that recall orders newest first. So a record is superseded only on explicit evidence:
+- the new fact names the value it displaces ("switched from Java to Go", "traded in the Golf
+  for an e-bike") and the record states that value as a present state of the same subject;
+- or both fill the same one-at-a-time slot of the same subject with different values
+  ("lives in Munich" over "lives in Berlin"), or the new one moves to a value of the same
+  category ("switched to decaf" over "I drink four espressos a day");
+- or the new fact negates every item of the record ("I don't like coffee any more" over "I
+  like coffee in the morning"; "not into horror" over "horror and sci-fi" negates one item
+  of two and supersedes nothing).
 `LocalClassifier` decides with it; nothing else applies it behind a configured classifier.
 """
 
 from __future__ import annotations
 
+import re
+
+from adk_memory.extraction.cues import arrived, content_words, cues
+from adk_memory.extraction.local import RELATION_NOUNS as _RELATION
 from adk_memory.extraction.local import normalize_value
-from adk_memory.extraction.slots import is_single_valued
+from adk_memory.extraction.sentences import split_sentences
+from adk_memory.extraction.slots import category_of, is_single_valued, predicate_for_category
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 
 #: Cosine above which two sentences with the same content words say the same thing.
 DUPLICATE_COSINE = 0.96
+
+_ITEM_SPLIT = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
+_SPEAKER = re.compile(r"^[^:]{1,80}?(?: \(asked \"[^\"]*\"\))?:\s+")
+#: A statement of a past event rather than a present state ("I went", "we bought").
+_PAST_VERB = re.compile(
+    r"\b(?:i|we)\s+(?:\w+ed|went|was|were|had|got|took|made|saw|won|bought|sold|did|came|met|"
+    r"ate|drove|flew|ran|gave|found|told|said|lost|paid|spent|left|wrote|read|broke|began)\b",
+    re.IGNORECASE,
+)
+#: Said of the speaker: a first-person word early on, or a gerund subject ("Living in Austin
+#: means tacos every weekend").
+_PERSONAL = re.compile(
+    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|i'm|i've|we|we're|our|my)\b|\W*[a-z]+ing\b)", re.IGNORECASE
+)
 
 
 def _words(value: str) -> set[str]:
     return set(normalize_value(value).split())
 
 
+def _items(value: str) -> list[set[str]]:
+    """The items of a compound object ("horror and sci-fi" → {horror}, {sci-fi})."""
+    return [_words(part) for part in _ITEM_SPLIT.split(value) if _words(part)]
+
+
+def _body(record: MemoryRecord) -> str:
+    """A record's words without the "<Speaker>: " label."""
+    return _body_text(record.text)
+
+
+def _states(record: MemoryRecord) -> bool:
+    """Whether a record without a slot reads as one present, personal state ("I drive a VW
+    Golf, it's ancient but reliable"): only such a record may be displaced by name. A
+    record of several sentences, a past event, a plan or a question is history to keep."""
+    body = _body(record)
+    if record.predicate == "excerpt" or len(split_sentences(body)) != 1:
+        return False
+    return (
+        not cues(body).past
+        and not body.rstrip().endswith("?")
+        and _PERSONAL.match(body) is not None
+        and _PAST_VERB.search(body) is None
+    )
+
+
+def _names(value: str, text: str) -> bool:
+    """Whether `text` names `value`: every content word of it, as whole words, plurals
+    folded ("night shifts" in "I work nights at the warehouse")."""
+    wanted = content_words(value)
+    return bool(wanted) and wanted <= content_words(text)
+
+
+def _category(record: MemoryRecord) -> str | None:
+    return predicate_for_category(category_of(record.object or _body(record)))
+
+
+#: Where the speaker lives, said in passing ("Living in Austin means tacos", "My apartment
+#: in Leeds is tiny", "I rent a room in Lyon"); not said of someone else ("my sister's flat").
+_RESIDENCE = re.compile(
+    r"\b(?:live|living|based|been|rent|renting|apartment|flat|house|place|room|home)\b[^.;]{0,30}?"
+    r"\bin (?-i:[A-Z])",
+    re.IGNORECASE,
+)
+_SOMEONE_ELSE = re.compile(rf"(?:\b(?:my|our) (?:{_RELATION})\b|\w's\b)", re.IGNORECASE)
+
+
+def _attribute(record: MemoryRecord) -> str | None:
+    """The one-at-a-time slot a record without one states in passing, if recognisable: a
+    value of a known category ("four espressos a day": drink) or the speaker's residence."""
+    body = _body(record)
+    category = _category(record)
+    if category is not None:
+        return category
+    if _RESIDENCE.search(body) and not _SOMEONE_ELSE.search(body) and not cues(body).temporary:
+        return "lives_in"
+    return None
+
+
+def _actor(text: str) -> set[str]:
+    """Who a statement is about when it is not the speaker ("Ravi left Google" → {"ravi"})."""
+    body = _body_text(text)
+    first = re.match(r"^\W*((?-i:[A-Z])[\w-]+)", body)
+    if first is None or first.group(1).lower() in {"i", "we", "my", "our", "the", "a", "an"}:
+        return set()
+    return {first.group(1).lower()}
+
+
 def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
     """How a new fact bears on one existing record: NOOP, REPLACE, or None (unrelated)."""
     same_subject = fact.subject == record.subject
-    new_obj, old_obj = normalize_value(fact.object), normalize_value(record.object)
-    if not fact.predicate or fact.kind is Kind.EPISODIC or not record.predicate:
+    if not fact.predicate or fact.kind is Kind.EPISODIC:
         # Episodic memories have no slot: only a restatement with the same content words is
         # a duplicate (embeddings barely separate "topic 1" from "topic 11").
         if (
@@ -33,7 +127,19 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
             return Decision.NOOP
         return None
     if not same_subject:
+        if (
+            fact.replaces
+            and record.subject.startswith(f"{fact.subject}'s ")
+            and _names(fact.replaces, record.object or _body(record))
+            and _actor(fact.text)
+            and _actor(fact.text) <= content_words(record.text)
+        ):
+            # "Ravi left Google" over "my best friend Ravi works at Google".
+            return Decision.REPLACE
         return None
+    if record.kind is Kind.EPISODIC or not record.predicate:
+        return _displaces_episode(fact, record)
+    new_obj, old_obj = normalize_value(fact.object), normalize_value(record.object)
     if (
         fact.replaces
         and record.polarity
@@ -41,19 +147,59 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
     ):
         return Decision.REPLACE
     if fact.predicate != record.predicate:
+        if (
+            fact.polarity
+            and new_obj
+            and is_single_valued(fact.predicate)
+            and _category(record) == fact.predicate
+            and record.polarity
+        ):
+            # "Switched to decaf" (drink) over "I drink four espressos a day" (drink).
+            return Decision.REPLACE
         return None
     if new_obj == old_obj:
+        if not new_obj:
+            return None
         return Decision.NOOP if fact.polarity == record.polarity else Decision.REPLACE
-    if (
-        not fact.polarity
-        and record.polarity
-        and new_obj
-        and _words(fact.object) <= _words(record.object)
-    ):
-        # "doesn't like coffee" negates "likes coffee in the morning" too.
-        return Decision.REPLACE
+    if not fact.polarity and record.polarity and new_obj:
+        negated = _items(fact.object)
+        kept = [item for item in _items(record.object) if not any(n <= item for n in negated)]
+        # "doesn't like coffee" negates "likes coffee in the morning"; "not into horror"
+        # leaves "sci-fi" of "horror and sci-fi" standing, so the record stays.
+        return Decision.REPLACE if not kept else None
     if fact.polarity and not record.polarity and _words(record.object) <= _words(fact.object):
         return Decision.REPLACE
-    if is_single_valued(fact.predicate) and fact.polarity and record.polarity:
+    # One value at a time, or an explicit move to a new value ("moved my current account
+    # over to Monzo" over "I bank with Barclays").
+    moved = is_single_valued(fact.predicate) or arrived(_body_text(fact.text)) is not None
+    if fact.polarity and record.polarity and new_obj and moved:
         return Decision.REPLACE
     return None
+
+
+def _body_text(text: str) -> str:
+    return _SPEAKER.sub("", text.strip(), count=1)
+
+
+def _displaces_episode(fact: Fact, record: MemoryRecord) -> Decision | None:
+    """A slot fact against a record that holds only words: REPLACE when the fact names what
+    it displaces and the record states exactly that, or moves to a value of the category the
+    record states ("moved over to VS Code" over "I use Vim for all my editing")."""
+    if not _states(record):
+        return None
+    body = _body(record)
+    gone = fact.replaces or (fact.object if not fact.polarity else None)
+    if gone and _names(gone, body):
+        return Decision.REPLACE
+    if (
+        fact.polarity
+        and fact.object
+        and is_single_valued(fact.predicate)
+        and _attribute(record) == fact.predicate
+        and not _names(fact.object, body)
+    ):
+        return Decision.REPLACE
+    return None
+
+
+__all__ = ["DUPLICATE_COSINE", "relate"]

@@ -4,8 +4,8 @@ from datetime import timedelta
 
 import pytest
 
-from adk_memory.extraction.local import LocalExtractor, match_slot
-from adk_memory.model import InputEvent, Kind
+from adk_memory.extraction.local import LocalExtractor, match_change, match_slot
+from adk_memory.model import Fact, InputEvent, Kind
 from tests.helpers import T0
 
 
@@ -29,6 +29,13 @@ from tests.helpers import T0
         ("I'm vegetarian now.", "diet", "vegetarian", True),
         ("My favorite color is green.", "favorite:color", "green", True),
         ("I use Neovim these days.", "uses:editor", "Neovim", True),
+        ("I live in St. Louis.", "lives_in", "St. Louis", True),
+        ("I report to Dr. Weiss.", "manager", "Dr. Weiss", True),
+        ("My car is a 2015 Honda Civic.", "vehicle", "2015 Honda Civic", True),
+        ("My rent is 1,200 a month.", "rent", "1,200 a month", True),
+        ("My email is sam.reyes@hotmail.com.", "email", "sam.reyes@hotmail.com", True),
+        ("I'm not into horror any more, too many jump scares.", "likes", "horror", False),
+        ("Elena is my manager now.", "manager", "Elena", True),
     ],
 )
 def test_slot_sentences(sentence: str, predicate: str, obj: str, polarity: bool) -> None:
@@ -42,34 +49,82 @@ def test_transition_names_what_it_replaces() -> None:
     assert slot is not None and slot.replaces == "java"
 
 
-@pytest.mark.parametrize("sentence", ["Where do you live?", "The weather was lovely.", "Hi!"])
-def test_non_slot_sentences(sentence: str) -> None:
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Where do you live?",
+        "The weather was lovely.",
+        "Hi!",
+        # A capitalised word after "I'm" is a name only in an introduction.
+        "I'm Dutch, by the way, so forgive my English.",
+        "I'm Brazilian",
+        # Bounded to a passing moment.
+        "I'm working at the library this afternoon because the office wifi is down.",
+        "I'm at a conference in Vienna this week, the food is amazing.",
+        "I'm in Galway for the weekend visiting friends.",
+        # Hypotheticals, plans, questions.
+        "If I moved to Paris, would I need to learn French first?",
+        "I'm thinking about switching to Rust for the next project.",
+        "Should I switch to a credit union?",
+        # Past, additive and scoped statements fill no one-at-a-time slot.
+        "I lived in Tokyo for a year after college.",
+        "I also work at Bosch on weekends.",
+        "For side projects I write Rust.",
+    ],
+)
+def test_weak_evidence_fills_no_slot(sentence: str) -> None:
     assert match_slot(sentence) is None
+    assert match_change(sentence) is None
+
+
+def test_statements_about_someone_else_have_their_own_subject() -> None:
+    slot = match_slot("My sister moved to Bergen for her new job.")
+    assert slot is not None and slot.subject == "sister" and slot.predicate == "lives_in"
+    assert match_slot("My friend lives in Oslo and keeps telling me to visit.") is not None
+    assert match_slot("My friend lives in Oslo.").subject == "friend"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "predicate", "replaces"),
+    [
+        ("Traded in the Golf for an e-bike.", "change", "golf"),
+        ("Switched to decaf after the doctor's visit.", "drink", None),
+        ("Caved and moved over to VS Code, the extensions won me over.", "uses:editor", None),
+        ("Moved my current account over to Monzo, the app is so much better.", "bank", None),
+        (
+            "Dr. Okafor retired, so I'm seeing Dr. Lindqvist for my teeth now.",
+            "change",
+            "dr okafor",
+        ),
+        ("I closed the U.S. Bank account and opened one with Ally.", "change", "u s bank"),
+        ("They moved our standup to 10:15 so the US folks can join.", "change", "standup"),
+    ],
+)
+def test_changes_in_free_wording_name_what_they_displace(
+    sentence: str, predicate: str, replaces: str | None
+) -> None:
+    slot = match_change(sentence)
+    assert slot is not None
+    assert (slot.predicate, slot.replaces) == (predicate, replaces)
+
+
+def _event(text: str, *, id: str = "e1", author: str = "user") -> InputEvent:
+    return InputEvent(id=id, author=author, text=text, timestamp=T0, session_id="s")
+
+
+async def _facts(*events: InputEvent) -> list[Fact]:
+    return (await LocalExtractor().extract(list(events))).facts
 
 
 async def test_every_human_sentence_is_kept_and_agent_turns_are_context() -> None:
-    events = [
-        InputEvent(
-            id="e1",
-            author="user",
-            text="I live in Berlin. I went hiking yesterday.",
-            timestamp=T0,
-            session_id="s",
-        ),
-        InputEvent(
-            id="e2",
-            author="memory_agent",
-            text="Lovely! Where did you go?",
-            timestamp=T0,
-            session_id="s",
-        ),
-        InputEvent(
-            id="e3", author="user", text="The Harz mountains.", timestamp=T0, session_id="s"
-        ),
-    ]
-    facts = (await LocalExtractor().extract(events)).facts
+    facts = await _facts(
+        _event("I live in Berlin. I went hiking yesterday."),
+        _event("Lovely! Where did you go?", id="e2", author="memory_agent"),
+        _event("The Harz mountains.", id="e3"),
+    )
     texts = [f.text for f in facts]
-    assert texts[0] == "User lives in Berlin."
+    assert texts[0] == "User: I live in Berlin."
+    assert (facts[0].predicate, facts[0].object) == ("lives_in", "Berlin")
     assert facts[0].kind is Kind.PROFILE and facts[0].source.event_ids == ["e1"]
     assert texts[1] == "User: I went hiking yesterday."
     assert facts[1].valid_at == T0 - timedelta(days=1)
@@ -78,8 +133,95 @@ async def test_every_human_sentence_is_kept_and_agent_turns_are_context() -> Non
     assert not any("Lovely" in t and "asked" not in t for t in texts)
 
 
-async def test_named_speakers_are_subjects() -> None:
-    events = [InputEvent(id="d1", author="Caroline", text="I'm allergic to cats.", timestamp=T0)]
-    [fact] = (await LocalExtractor().extract(events)).facts
-    assert fact.subject == "caroline" and fact.text == "Caroline is allergic to cats."
-    assert fact.valid_at == T0
+async def test_slot_facts_keep_the_persons_own_words() -> None:
+    [fact] = await _facts(_event("I live in Berlin, in a flat near Görlitzer Park."))
+    assert fact.text == "User: I live in Berlin, in a flat near Görlitzer Park."
+    assert (fact.predicate, fact.object) == ("lives_in", "Berlin")
+    [named] = await _facts(_event("I'm allergic to cats.", author="Caroline"))
+    assert named.subject == "caroline" and named.text == "Caroline: I'm allergic to cats."
+
+
+async def test_abbreviations_split_neither_sentences_nor_values() -> None:
+    facts = await _facts(_event("My savings are with U.S. Bank. We hiked Mt. Hood last May."))
+    assert [f.text for f in facts] == [
+        "User: My savings are with U.S. Bank. We hiked Mt. Hood last May."
+    ]
+    [st_louis] = await _facts(_event("I live in St. Louis."))
+    assert st_louis.object == "St. Louis" and st_louis.text == "User: I live in St. Louis."
+
+
+async def test_introduction_names_the_speaker_but_nationality_does_not() -> None:
+    [intro] = await _facts(_event("Hi, I'm Sam."))
+    assert (intro.predicate, intro.object) == ("name", "Sam")
+    asked = await _facts(
+        _event("What should I call you?", id="a1", author="model"), _event("I'm Ana.", id="e2")
+    )
+    assert [(f.predicate, f.object) for f in asked] == [("name", "Ana")]
+    [dutch] = await _facts(_event("I'm Dutch, by the way, so forgive my English."))
+    assert dutch.kind is Kind.EPISODIC and dutch.predicate != "name"
+
+
+async def test_compound_objects_keep_their_items() -> None:
+    [fact] = await _facts(_event("I love horror and sci-fi."))
+    assert (fact.predicate, fact.object) == ("likes", "horror and sci-fi")
+
+
+async def test_a_third_persons_fact_is_about_them() -> None:
+    [fact] = await _facts(_event("My sister moved to Bergen for her new job."))
+    assert fact.subject == "user's sister" and fact.predicate == "lives_in"
+    assert fact.text == "User: My sister moved to Bergen for her new job."
+
+
+async def test_questions_greetings_and_requests_to_the_agent_are_not_stored() -> None:
+    events = [
+        _event("Hey!", id="u1"),
+        _event("Hi! What can I do for you today?", id="a1", author="model"),
+        _event("Where do I live?", id="u2"),
+        _event("Can you give me a quick recipe for banana bread?", id="u3"),
+        _event("Thanks, that's really helpful.", id="u4"),
+        _event("haha fair enough", id="u5"),
+        _event("Give me a fun fact.", id="u6"),
+    ]
+    assert await _facts(*events) == []
+
+
+async def test_a_question_that_carries_a_fact_keeps_the_fact() -> None:
+    facts = await _facts(
+        _event("Did you know I adopted a cat?"),
+        _event("Nice!", id="a1", author="model"),
+        _event("Have you ever been to Oslo? My sister lives there.", id="u2"),
+    )
+    texts = [f.text for f in facts]
+    assert texts == ["User: I adopted a cat", "User: My sister lives there."]
+
+
+async def test_between_people_a_question_about_the_other_is_kept() -> None:
+    events = [
+        InputEvent(
+            id="d1",
+            author="Mel",
+            text="How was the pottery class you took?",
+            timestamp=T0,
+            role="user",
+        ),
+        InputEvent(id="d2", author="Caroline", text="Hey Mel!", timestamp=T0, role="user"),
+    ]
+    facts = await _facts(*events)
+    assert [f.text for f in facts] == ["Mel: How was the pottery class you took?"]
+
+
+async def test_a_long_pasted_log_becomes_bounded_excerpts_citing_the_event() -> None:
+    lines = [
+        f"2026-01-01T00:00:{i % 60:02d} worker-{i} INFO request handled in {i} ms"
+        for i in range(900)
+    ]
+    lines[612] = "2026-01-01T00:10:12 worker-612 ERROR disk quota exceeded on /var/data"
+    log = "\n".join(lines)
+    assert len(log) > 50_000
+    facts = await _facts(_event(log, id="log"))
+    assert len(facts) > 1
+    assert all(len(f.text) <= 1_600 for f in facts)
+    assert all(f.source.event_ids == ["log"] and f.predicate == "excerpt" for f in facts)
+    assert sum("disk quota exceeded" in f.text for f in facts) == 1
+    kept = "\n".join(f.text.split(": ", 1)[1] for f in facts)
+    assert kept.splitlines() == lines

@@ -1,0 +1,120 @@
+"""Which sentences carry something worth remembering about a person.
+
+Greetings, thanks, acknowledgements, requests to the agent and questions are conversation
+management, not facts: stored, they outrank the facts they ask about ("Where do I live?" is
+closer to the probe than "I live in Berlin"). A question can still carry a fact ("Did you know
+I adopted a cat?", "My sister lives in Oslo, have you been?"): the statement inside a question
+frame is kept, and only the asking is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+
+_GREETING = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|howdy|yo|morning|evening|afternoon|good (?:morning|afternoon|"
+    r"evening|night)|greetings|ok i'm back|i'm back|back again|bye|goodbye|see you|see ya|"
+    r"take care|good night|night)(?:\s+(?:there|again|hello|all|everyone|you|hi|hey|"
+    r"again|later|soon|tomorrow))*)(?:[\s,]+(?-i:[A-Z])[a-z]+)?\W*$",
+    re.IGNORECASE,
+)
+_ACK_WORDS = (
+    "thanks|thank you|thx|ty|cheers|great|cool|nice|ok|okay|k|sure|haha|hah|lol|lmao|fair enough|"
+    "got it|gotcha|sounds good|perfect|awesome|amazing|no worries|yes|yeah|yep|yup|no|nope|"
+    "right|true|wow|oh|ah|hmm|interesting|brilliant|lovely|good|wonderful|excellent|noted|"
+    "makes sense|that makes sense|fair|indeed|exactly|of course|alright|all right|sweet|neat"
+)
+#: A reply that only acknowledges: "Thanks, that's really helpful.", "haha fair enough".
+_ACK = re.compile(
+    rf"^(?:(?:{_ACK_WORDS})(?:\s+(?:so much|a lot|a bunch|again|very much|for that|mate|man|"
+    r"buddy))*[\s,.!]*)+(?:(?:that's|that is|that was|this is|it's|you're|very|so|really)\s+"
+    r"(?:really\s+|very\s+|so\s+|super\s+)?(?:helpful|useful|great|good|perfect|funny|"
+    r"interesting|kind|clear|nice|cool|awesome|brilliant|it|all|fine|enough)\s*)?\W*$",
+    re.IGNORECASE,
+)
+#: Small talk that asks for attention: "Got a minute?", "You there?".
+_ATTENTION = re.compile(
+    r"^(?:got a (?:minute|sec|second)|you there|are you there|quick question|can i ask you "
+    r"something)\W*$",
+    re.IGNORECASE,
+)
+#: A request addressed to the agent: "Can you explain ...", "Give me a fun fact.".
+_REQUEST = re.compile(
+    r"^(?:(?:please|pls|hey|ok|okay|so)[,\s]+)?(?:(?:can|could|would|will) you|"
+    r"(?:tell|give|show|help|remind|teach|send|get|find|write|make|draft) me\b|"
+    r"(?:explain|suggest|recommend|list|summari[sz]e|translate|describe|define|write|draft|"
+    r"compare|calculate|convert|generate|name|check|look up|search|fix|debug|rewrite)\b|"
+    r"let's\b|i (?:need|want|would like|'d like) (?:you|some help|help|a (?:recipe|list|summary|"
+    r"poem|idea|suggestion))|how (?:do|can|should|would) (?:i|you|we)\b|what's the best way)",
+    re.IGNORECASE,
+)
+#: A question frame around a statement: "Did you know I adopted a cat?".
+_FRAME = re.compile(
+    r"^(?:(?:did|do) you know|guess what|have i (?:told|mentioned)(?: to)? you|did i (?:tell|"
+    r"mention)(?: to)? you|you know what|remember)\b[,:\s]*(?:that\s+)?",
+    re.IGNORECASE,
+)
+#: Whether a question asks about the speaker's own facts ("Where do I live?") rather than
+#: stating one.
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|we|our|us|mine)\b", re.IGNORECASE)
+
+
+def is_question(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?")
+
+
+def framed_statement(sentence: str) -> str | None:
+    """The statement inside a question frame ("Did you know I adopted a cat?" → "I adopted a
+    cat"), or None when the question frames none."""
+    match = _FRAME.match(sentence.strip())
+    if match is None:
+        return None
+    rest = sentence.strip()[match.end() :].rstrip(" ?!.")
+    return rest if len(rest.split()) >= 2 else None
+
+
+def is_small_talk(sentence: str) -> bool:
+    """Greetings, thanks, acknowledgements and bids for attention."""
+    text = sentence.strip()
+    return bool(_GREETING.match(text) or _ACK.match(text) or _ATTENTION.match(text))
+
+
+def is_request(sentence: str) -> bool:
+    """A request to the agent ("Can you give me a recipe?", "Remind me, what's HTTP 418?")."""
+    text = sentence.strip()
+    return bool(_REQUEST.match(text)) or bool(re.match(r"^remind me\b", text, re.IGNORECASE))
+
+
+def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
+    """What of a sentence is worth keeping: the sentence, the statement inside a question
+    frame, or None for conversation management.
+
+    Args:
+        sentence: One sentence a person said.
+        addressed_to_agent: Whether the conversation is with an agent (questions are then
+            asked of the agent); between people, a question about the other person ("How
+            was the pottery class you took the kids to?") can be the only record of a fact,
+            so only greetings, thanks and self-questions are dropped there.
+    """
+    text = sentence.strip()
+    if not text or is_small_talk(text):
+        return None
+    framed = framed_statement(text)
+    if framed is not None:
+        return framed
+    if is_question(text):
+        if addressed_to_agent or not re.search(r"\b(?:you|your|yours)\b", text, re.IGNORECASE):
+            return None
+        return text
+    if addressed_to_agent and is_request(text) and not _FIRST_PERSON.search(_tail(text)):
+        return None
+    return text
+
+
+def _tail(text: str) -> str:
+    """A request's content after its opening ("give me a recipe for my mum" → "a recipe for
+    my mum"): a request that also says something about the person is kept."""
+    return re.sub(r"^\W*\w+(?:\s+(?:me|you))?\b", "", text, count=1)
+
+
+__all__ = ["framed_statement", "is_question", "is_request", "is_small_talk", "salient_part"]

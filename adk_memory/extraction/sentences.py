@@ -1,0 +1,86 @@
+"""Sentence and clause boundaries that survive abbreviations ("Mt. Hood", "U.S. Bank").
+
+A full stop after a known abbreviation or inside an initialism is not a boundary; the text is
+split with those stops masked, then restored, so neither a sentence nor a slot value is cut
+at "St." or "Dr.".
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Stand-in for a full stop that does not end a sentence (a private-use character, never in
+#: real input; restored before any text leaves this module).
+_MASK = "\ue000"
+
+_ABBREVIATIONS = (
+    "mt|dr|mr|mrs|ms|mx|st|jr|sr|prof|rev|gen|col|capt|lt|sgt|hon|ave|rd|blvd|ln|hwy|ft|"
+    "vs|etc|approx|dept|est|inc|ltd|co|corp|no|nos|vol|fig|ca|cf|al|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+)
+#: "Dr." "St." "etc." as a word of its own.
+_ABBREVIATION = re.compile(rf"\b(?:{_ABBREVIATIONS})\.", re.IGNORECASE)
+#: Initialisms and dotted forms: "U.S.", "e.g.", "a.m.", "J. R. R.".
+_INITIALISM = re.compile(r"\b(?:[A-Za-z]\.){2,}|\b[A-Z]\.(?=\s+[A-Z])")
+#: A decimal point or a dot inside a token ("3.5", "sam.reyes@hotmail.com", "reyes.studio").
+_INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
+#: A thousands separator ("1,200"): not a clause boundary, not the end of a value.
+_NUMBER_COMMA = re.compile(r"(?<=\d),(?=\d{3}\b)")
+_COMMA_MASK = "\ue001"
+
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+# A new clause with its own first-person subject: "..., and I ...", "... but we ...",
+# "...; my ...", "..., so I ...", "..., I'm ...".
+_CLAUSE = re.compile(
+    r"\s*(?:;|\s-|,?\s+(?:and|but|so|while|although|because|though)|,)\s+"
+    r"(?=(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b)",
+    re.IGNORECASE,
+)
+
+
+def mask(text: str) -> str:
+    """The text with non-terminal full stops masked."""
+
+    def hide(match: re.Match[str]) -> str:
+        return match.group(0).replace(".", _MASK)
+
+    text = _NUMBER_COMMA.sub(_COMMA_MASK, text)
+    text = _INNER_DOT.sub(_MASK, text)
+    text = _INITIALISM.sub(hide, text)
+    return _ABBREVIATION.sub(hide, text)
+
+
+def unmask(text: str) -> str:
+    return text.replace(_MASK, ".").replace(_COMMA_MASK, ",")
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of a text, abbreviations and initialisms kept inside their sentence."""
+    parts = _SENTENCE.split(mask(text))
+    return [unmask(s).strip() for s in parts if s and s.strip()]
+
+
+#: A coordinated subject before "and I" ("Alex and I broke up", "my wife and I"): one clause.
+_CO_SUBJECT = re.compile(r"^(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w*)?|(?-i:[A-Z])\w+)$", re.I)
+
+
+def split_clauses(sentence: str) -> list[str]:
+    """First-person clauses of a sentence ("I live in Berlin and I write Java" → two)."""
+    masked = mask(sentence)
+    clauses: list[str] = []
+    at = 0
+    for match in _CLAUSE.finditer(masked):
+        left = masked[at : match.start()].strip(" ,")
+        joined = re.fullmatch(r"\s+and\s+", match.group(0), re.IGNORECASE)
+        if joined and _CO_SUBJECT.match(left) and left.lower() != "i":
+            continue
+        if left:
+            clauses.append(left)
+        at = match.end()
+    tail = masked[at:].strip(" ,")
+    if tail:
+        clauses.append(tail)
+    return [unmask(c) for c in clauses]
+
+
+__all__ = ["mask", "split_clauses", "split_sentences", "unmask"]

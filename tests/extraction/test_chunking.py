@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import pytest
+
+from adk_memory.extraction.chunking import chunk_text
+from adk_memory.extraction.sentences import split_clauses, split_sentences
+
+
+def test_lines_are_kept_whole_and_in_order() -> None:
+    lines = [f"line {i}: " + "x" * (i % 70) for i in range(400)]
+    chunks = chunk_text("\n".join(lines), limit=500)
+    assert all(len(c) <= 500 for c in chunks)
+    assert "\n".join(chunks).splitlines() == lines
+
+
+def test_one_long_line_is_cut_between_sentences_then_words() -> None:
+    text = " ".join(f"Sentence number {i} says something." for i in range(200))
+    chunks = chunk_text(text, limit=300)
+    assert all(len(c) <= 300 for c in chunks)
+    assert " ".join(chunks).split() == text.split()
+    token = "a" * 1_000
+    assert "".join(chunk_text(token, limit=300)) == token
+
+
+def test_limit_must_be_sensible() -> None:
+    with pytest.raises(ValueError):
+        chunk_text("text", limit=10)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("I live in St. Louis. It is hot.", ["I live in St. Louis.", "It is hot."]),
+        ("My savings are with U.S. Bank.", ["My savings are with U.S. Bank."]),
+        ("I report to Dr. Lee. She is kind.", ["I report to Dr. Lee.", "She is kind."]),
+        ("We hiked Mt. Hood! Then we ate.", ["We hiked Mt. Hood!", "Then we ate."]),
+        ("Rent is 1,200. Email a.b@c.com now.", ["Rent is 1,200.", "Email a.b@c.com now."]),
+    ],
+)
+def test_abbreviations_do_not_end_sentences(text: str, sentences: list[str]) -> None:
+    assert split_sentences(text) == sentences
+
+
+def test_clauses_split_on_a_new_first_person_subject_only() -> None:
+    assert split_clauses("I live in Berlin and I love hiking") == [
+        "I live in Berlin",
+        "I love hiking",
+    ]
+    assert split_clauses("Alex and I broke up in the spring") == [
+        "Alex and I broke up in the spring"
+    ]
+    assert split_clauses("My rent is 1,200 a month") == ["My rent is 1,200 a month"]

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import pytest
+
+from adk_memory.extraction.salience import salient_part
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Hey!",
+        "Morning.",
+        "hi again",
+        "Hey Mel!",
+        "Thanks, that's really helpful.",
+        "haha fair enough",
+        "Got a minute?",
+        "Where do I live?",
+        "What's the capital of Australia?",
+        "Can you explain compound interest like I'm five?",
+        "Give me a fun fact.",
+        "Remind me, what does HTTP 418 mean?",
+    ],
+)
+def test_conversation_management_is_dropped(sentence: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("Did you know I adopted a cat?", "I adopted a cat"),
+        ("Guess what, I got the job!", "I got the job"),
+        ("I live in Berlin.", "I live in Berlin."),
+        ("Long day today, honestly.", "Long day today, honestly."),
+        (
+            "Help me plan my sister's birthday in Oslo.",
+            "Help me plan my sister's birthday in Oslo.",
+        ),
+    ],
+)
+def test_statements_are_kept(sentence: str, kept: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) == kept
+
+
+def test_between_people_questions_about_the_other_are_kept() -> None:
+    question = "What made you pick counseling as a career?"
+    assert salient_part(question, addressed_to_agent=False) == question
+    assert salient_part(question, addressed_to_agent=True) is None
+    assert salient_part("Where do I live?", addressed_to_agent=False) is None
