@@ -838,15 +838,23 @@ class SqliteStore:
                     f"{index.dimension}"
                 )
             terms = _fts_terms(query) if query else []
+            depth = k * LEXICAL_DEPTH
+            # An in-memory database exists only on the store connection: no reader there.
             ranked = (
                 self._lexical_executor.submit(
-                    self._ranked_lexical_on_reader, scope, terms, k * LEXICAL_DEPTH, statuses
+                    self._ranked_lexical_on_reader, scope, terms, depth, statuses
                 )
-                if terms
+                if terms and self._on_disk
                 else None
             )
             dense = dict(index.search(query_vector, k, statuses))
-            lexical = lexical_scores(ranked.result() if ranked else [], k, dense.keys())
+            if ranked is not None:
+                ranked_rows = ranked.result()
+            elif terms:
+                ranked_rows = self._ranked_lexical(self._db, scope, terms, depth, statuses)
+            else:
+                ranked_rows = []
+            lexical = lexical_scores(ranked_rows, k, dense.keys())
             missing = [r for r in lexical if r not in dense]
             dense.update(index.cosines(query_vector, missing))
             rowids = list(dense)
