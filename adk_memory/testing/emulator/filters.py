@@ -109,7 +109,7 @@ def _field_value(memory: Memory, field: str) -> Any:
 
 
 def _term_predicate(field: str, op: str, raw: str) -> Predicate:
-    value: Any = raw[1:-1].replace('\\"', '"') if raw.startswith('"') else raw
+    value: Any = re.sub(r"\\(.)", r"\1", raw[1:-1]) if raw.startswith('"') else raw
     is_time = field in _TIME_FIELDS
     if is_time:
         value = parse_time(value)

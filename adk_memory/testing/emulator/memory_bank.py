@@ -77,6 +77,8 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
             return state.delete_engine(engine_id, project, force)
         raise ApiError(405, f"{method} not allowed on a reasoning engine")
 
+    # Streams whose idle / interval trigger has passed generate before anything is read.
+    await state.flush_due_streams(engine_id)
     head = tail[0]
     if head == "operations" and len(tail) == 2 and method == "GET":
         engine = state.engine(engine_id, project)
@@ -90,15 +92,7 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
         if verb == "generate":
             return await state.generate(engine_id, project, body)
         if verb == "ingestEvents":
-            # Ingestion triggers generation at once: the emulator has no idle timers.
-            return await state.generate(
-                engine_id,
-                project,
-                {
-                    "scope": pick(body, "scope"),
-                    "directContentsSource": pick(body, "directContentsSource"),
-                },
-            )
+            return await state.ingest_events(engine_id, project, body)
         if verb == "purge":
             return state.purge(engine_id, project, body)
         if verb == "retrieveProfiles":

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import secrets
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -27,6 +25,7 @@ import numpy as np
 
 from adk_memory.model import utcnow
 from adk_memory.testing.emulator.filters import aip160_predicate, filter_groups_predicate
+from adk_memory.testing.emulator.persist import load_json, save_json_atomic
 from adk_memory.testing.emulator.wire import (
     ApiError,
     format_time,
@@ -52,6 +51,8 @@ CONSOLIDATION_COSINE = 0.9
 _MEMORY_ID = re.compile(r"^[a-z][a-z0-9-]{0,62}$")
 _MAX_OPERATIONS = 10_000
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: Event ids a stream remembers for de-duplication.
+_MAX_SEEN_EVENTS = 10_000
 
 
 class Embed:
@@ -101,6 +102,37 @@ def _context_spec(raw: Any) -> Json:
     return spec
 
 
+def _generation_rule(raw: Any) -> Json | None:
+    """A `generationRule` as {eventCount: int} / {idleDuration | fixedInterval: timedelta}."""
+    if not isinstance(raw, dict) or not raw:
+        return None
+    count = pick(raw, "eventCount")
+    if count is not None:
+        try:
+            return {"eventCount": max(1, int(count))}
+        except (TypeError, ValueError) as exc:
+            raise ApiError(400, f"invalid generationRule.eventCount {count!r}") from exc
+    for field in ("idleDuration", "fixedInterval"):
+        value = pick(raw, field)
+        if value is not None:
+            return {field: parse_duration(value)}
+    raise ApiError(400, "generationRule needs eventCount, idleDuration or fixedInterval")
+
+
+def _engine_trigger_rule(engine: Json) -> Any:
+    bank = pick(engine.get("contextSpec") or {}, "memoryBankConfig") or {}
+    config = pick(bank, "generationConfig")
+    return pick(pick(config or {}, "generationTriggerConfig") or {}, "generationRule")
+
+
+def _same_request(a: Json, b: Json) -> bool:
+    return bool(
+        a["metadata"] == b["metadata"]
+        and a["strategy"] == b["strategy"]
+        and a["revisionLabels"] == b["revisionLabels"]
+    )
+
+
 class MemoryBankState:
     """All emulated Memory Bank data of one server."""
 
@@ -122,6 +154,8 @@ class MemoryBankState:
         self.vectors: dict[str, np.ndarray] = {}
         #: memory name -> revisions, oldest first
         self.revisions: dict[str, list[Json]] = {}
+        #: stream key -> ingestion stream (see `ingest_events`)
+        self.streams: dict[str, Json] = {}
         self.operations: OrderedDict[str, Json] = OrderedDict()
         self._loaded = False
 
@@ -132,15 +166,13 @@ class MemoryBankState:
         if self._loaded:
             return
         self._loaded = True
-        if self._data_path is None or not self._data_path.exists():
+        data = load_json(self._data_path) if self._data_path is not None else None
+        if not isinstance(data, dict):
             return
-        try:
-            data = json.loads(self._data_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RuntimeError(f"cannot read emulator data {self._data_path}: {exc}") from exc
         self.engines = data.get("engines", {})
         self.memories = data.get("memories", {})
         self.revisions = data.get("revisions", {})
+        self.streams = data.get("streams", {})
         names = [m["name"] for mems in self.memories.values() for m in mems.values()]
         facts = [m["fact"] for mems in self.memories.values() for m in mems.values()]
         if facts:
@@ -151,15 +183,15 @@ class MemoryBankState:
         # Never before load(): that would overwrite the file with an empty state.
         if self._data_path is None or not self._loaded:
             return
-        payload = json.dumps(
-            {"engines": self.engines, "memories": self.memories, "revisions": self.revisions}
+        save_json_atomic(
+            self._data_path,
+            {
+                "engines": self.engines,
+                "memories": self.memories,
+                "revisions": self.revisions,
+                "streams": self.streams,
+            },
         )
-        self._data_path.parent.mkdir(parents=True, exist_ok=True)
-        # Write-then-rename: a crash mid-save leaves the previous file intact.
-        fd, tmp = tempfile.mkstemp(dir=self._data_path.parent, prefix=".emulator-")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(payload)
-        os.replace(tmp, self._data_path)
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -308,6 +340,7 @@ class MemoryBankState:
             self.vectors.pop(memory["name"], None)
             self.revisions.pop(memory["name"], None)
         self.memories.pop(engine_id, None)
+        self.streams = {k: v for k, v in self.streams.items() if v["engineId"] != engine_id}
         del self.engines[engine_id]
         self._save()
         return self._operation(engine["name"])
@@ -509,6 +542,14 @@ class MemoryBankState:
         if pick(body, "force"):
             for memory_id, memory in doomed:
                 self._drop(engine_id, memory_id, memory)
+            # Events still waiting in a stream of a purged scope would bring memories back
+            # at the next generation; a metadata filter names no stream, so only `filter`.
+            if pick(body, "filter"):
+                self.streams = {
+                    key: stream
+                    for key, stream in self.streams.items()
+                    if stream["engineId"] != engine_id or not aip({"scope": stream["scope"]})
+                }
             self._save()
         return self._operation(self.engines[engine_id]["name"], {"purgeCount": str(len(doomed))})
 
@@ -607,6 +648,108 @@ class MemoryBankState:
             if cos >= best_cos:
                 best, best_cos = memory, cos
         return best
+
+    # -- ingestion streams (IngestEvents) --------------------------------------------
+
+    async def ingest_events(self, engine_id: str, project: str | None, body: Json) -> Json:
+        """`memories:ingestEvents`: buffers events per (scope, stream) and generates from them.
+
+        Events whose `eventId` the stream has seen are dropped (retries are safe). Generation
+        runs when `forceFlush` is set, when a rule's `eventCount` is reached, or (checked
+        lazily, at the next request on the engine: the emulator keeps no timers) when
+        `idleDuration` / `fixedInterval` has passed. With no rule on the request, the stream
+        or the engine's `generationTriggerConfig`, it generates at once.
+        """
+        engine = self.engine(engine_id, project)
+        scope = _scope(pick(body, "scope"))
+        stream_id = str(pick(body, "streamId") or "")
+        key = json.dumps([engine_id, sorted(scope.items()), stream_id])
+        stream = self.streams.setdefault(
+            key,
+            {
+                "engineId": engine_id,
+                "scope": scope,
+                "streamId": stream_id,
+                "events": [],
+                "seen": [],
+                "rule": None,
+                "openedAt": None,
+                "lastEventAt": None,
+            },
+        )
+        trigger = pick(body, "generationTriggerConfig")
+        if trigger is not None:
+            raw_rule = pick(trigger, "generationRule")
+            _generation_rule(raw_rule)  # reject a bad rule before anything is buffered
+            stream["rule"] = raw_rule
+        source = pick(body, "directContentsSource") or {}
+        metadata = metadata_map(pick(body, "metadata"))
+        seen = set(stream["seen"])
+        now = self._now()
+        for event in pick(source, "events") or []:
+            event_id = pick(event, "eventId")
+            if event_id:
+                if event_id in seen:
+                    continue
+                seen.add(event_id)
+                stream["seen"].append(event_id)
+            stream["events"].append(
+                {
+                    "content": pick(event, "content") or {},
+                    "metadata": metadata,
+                    "strategy": pick(body, "metadataMergeStrategy"),
+                    "revisionLabels": pick(body, "revisionLabels"),
+                }
+            )
+            stream["openedAt"] = stream["openedAt"] or now
+            stream["lastEventAt"] = now
+        del stream["seen"][:-_MAX_SEEN_EVENTS]
+        rule = _generation_rule(stream["rule"] or _engine_trigger_rule(engine))
+        count = rule.get("eventCount") if rule else None
+        if pick(body, "forceFlush") or not rule or (count and len(stream["events"]) >= count):
+            await self._flush_stream(stream)
+        self._save()
+        return self._operation(engine["name"])
+
+    async def flush_due_streams(self, engine_id: str) -> None:
+        """Generates from the streams of an engine whose idle or interval time has passed."""
+        now = self._clock()
+        for stream in list(self.streams.values()):
+            if stream["engineId"] != engine_id or not stream["events"]:
+                continue
+            rule = _generation_rule(
+                stream["rule"] or _engine_trigger_rule(self.engines.get(engine_id, {}))
+            )
+            if not rule:
+                continue
+            idle, interval = rule.get("idleDuration"), rule.get("fixedInterval")
+            due = (idle is not None and parse_time(stream["lastEventAt"]) + idle <= now) or (
+                interval is not None and parse_time(stream["openedAt"]) + interval <= now
+            )
+            if due:
+                await self._flush_stream(stream)
+                self._save()
+
+    async def _flush_stream(self, stream: Json) -> None:
+        events, stream["events"], stream["openedAt"] = stream["events"], [], None
+        # One generation per run of events that share their request's metadata.
+        runs: list[list[Json]] = []
+        for event in events:
+            if runs and _same_request(runs[-1][-1], event):
+                runs[-1].append(event)
+            else:
+                runs.append([event])
+        for run in runs:
+            body: Json = {
+                "scope": stream["scope"],
+                "directContentsSource": {"events": [{"content": e["content"]} for e in run]},
+                "metadata": run[0]["metadata"],
+            }
+            if run[0]["strategy"]:
+                body["metadataMergeStrategy"] = run[0]["strategy"]
+            if run[0]["revisionLabels"]:
+                body["revisionLabels"] = run[0]["revisionLabels"]
+            await self.generate(stream["engineId"], None, body)
 
     # -- revisions, rollback, profiles, operations -------------------------------------
 

@@ -14,10 +14,7 @@ are done at once. State persists to a JSON file when a path is given.
 
 from __future__ import annotations
 
-import json
-import os
 import secrets
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from adk_memory.model import utcnow
+from adk_memory.testing.emulator.persist import load_json, save_json_atomic
 from adk_memory.testing.emulator.wire import ApiError, format_time, pick
 
 Json = dict[str, Any]
@@ -227,12 +225,9 @@ class VectorSearchState:
     # -- persistence -------------------------------------------------------------------
 
     def _load(self) -> None:
-        if self._data_path is None or not self._data_path.exists():
+        data = load_json(self._data_path) if self._data_path is not None else None
+        if not isinstance(data, dict):
             return
-        try:
-            data = json.loads(self._data_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise RuntimeError(f"cannot read emulator data {self._data_path}: {exc}") from exc
         for name, saved in data.get("indexes", {}).items():
             index = EmulatedIndex.from_resource(saved["resource"])
             for raw in saved["datapoints"]:
@@ -244,7 +239,8 @@ class VectorSearchState:
     def _save(self) -> None:
         if self._data_path is None:
             return
-        payload = json.dumps(
+        save_json_atomic(
+            self._data_path,
             {
                 "indexes": {
                     name: {
@@ -254,14 +250,8 @@ class VectorSearchState:
                     for name, index in self.indexes.items()
                 },
                 "endpoints": self.endpoints,
-            }
+            },
         )
-        self._data_path.parent.mkdir(parents=True, exist_ok=True)
-        # Write-then-rename: a crash mid-save leaves the previous file intact.
-        fd, tmp = tempfile.mkstemp(dir=self._data_path.parent, prefix=".emulator-vs-")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(payload)
-        os.replace(tmp, self._data_path)
 
     # -- helpers -----------------------------------------------------------------------
 
