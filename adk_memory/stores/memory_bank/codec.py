@@ -6,6 +6,11 @@ field goes in `metadata`, whose values are typed scalars on the wire
 (`stringValue | doubleValue | boolValue | timestampValue`). Lists (source event ids, the ids a
 pending REPLACE supersedes) have no metadata type, so they travel as JSON strings.
 Empty and unset fields are left out rather than written as empty strings.
+
+Memories without our metadata (written by ADK's own `VertexAiMemoryBankService`, or generated
+by Memory Bank before an app switched to adk-memory) are read as active facts of the scope,
+stated and valid at their server create time, so an app that upgrades keeps its memories.
+Their record id is their memory id; the first status change writes our metadata onto them.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status, as_utc
+from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status, as_utc, utcnow
 
 # Metadata keys. `status` also tells our records apart from memories other writers (ADK's own
 # service, server-side generation without our metadata) put in the same scope.
@@ -34,6 +39,11 @@ MARKER_SCOPE_KEY = "adk_memory"
 MARKER_SCOPE_VALUE = "ingest-markers"
 
 _PLAIN_ID = re.compile(r"^[a-z0-9-]{1,61}$")
+#: What a memory id of another writer may look like (server ids are long decimal numbers).
+_FOREIGN_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+_OWN_ID = re.compile(r"^[0-9a-f]{32}$")
+#: Confidence of a memory that carries none (another writer's): a stated fact.
+FOREIGN_CONFIDENCE = 0.9
 
 
 def memory_id_for(record_id: str) -> str:
@@ -46,6 +56,20 @@ def memory_id_for(record_id: str) -> str:
     if _PLAIN_ID.match(record_id):
         return "r-" + record_id
     return "h-" + hashlib.sha256(record_id.encode("utf-8")).hexdigest()[:60]
+
+
+def foreign_memory_id(record_id: str) -> str | None:
+    """The memory id a record id names when the memory is another writer's, else None.
+
+    Such a memory keeps the id Memory Bank gave it, and its record id is that id.
+    """
+    return record_id if _FOREIGN_ID.match(record_id) else None
+
+
+def is_own_id(record_id: str) -> bool:
+    """Whether an id has the shape of ours (`new_id`: uuid4 hex), which no memory of
+    another writer has (Memory Bank names memories with decimal numbers)."""
+    return bool(_OWN_ID.match(record_id)) and not record_id.isdigit()
 
 
 def marker_id_for(scope: Scope, event_id: str) -> str:
@@ -156,22 +180,30 @@ def _time(value: Any, fallback: datetime) -> datetime:
     return as_utc(value) if isinstance(value, datetime) else fallback
 
 
+def memory_id_of(memory: Any) -> str:
+    """The last segment of a memory's resource name."""
+    return str(memory.name).rsplit("/", 1)[-1]
+
+
 def decode_record(memory: Any) -> MemoryRecord | None:
-    """The record a memory holds, or None if the memory is not one of our records."""
+    """The record a memory holds, or None if it is not in a record scope (e.g. a marker).
+
+    A memory without our metadata reads as an active fact (see the module docstring).
+    """
     scope = record_scope(getattr(memory, "scope", None))
     metadata = getattr(memory, "metadata", None)
-    if scope is None or not is_record(memory):
+    if scope is None:
         return None
     created = memory.create_time or memory.update_time
     server_time = as_utc(created) if isinstance(created, datetime) else None
-    created_at = _time(_value(metadata, "created_at"), server_time or datetime.now().astimezone())
+    created_at = _time(_value(metadata, "created_at"), server_time or utcnow())
     events_raw = _value(metadata, "source_events")
     try:
         event_ids = json.loads(events_raw) if isinstance(events_raw, str) else []
     except ValueError:
         event_ids = []
     try:
-        status = Status(str(_value(metadata, STATUS)))
+        status = Status(str(_value(metadata, STATUS) or Status.ACTIVE.value))
     except ValueError:
         status = Status.ACTIVE
     try:
@@ -189,7 +221,9 @@ def decode_record(memory: Any) -> MemoryRecord | None:
         predicate=_value(metadata, "predicate") or "",
         object=_value(metadata, "object") or "",
         polarity=True if polarity is None else bool(polarity),
-        confidence=0.9 if confidence is None else min(1.0, max(0.0, float(confidence))),
+        confidence=(
+            FOREIGN_CONFIDENCE if confidence is None else min(1.0, max(0.0, float(confidence)))
+        ),
         kind=kind,
         author=_value(metadata, "author"),
         valid_at=_time(_value(metadata, "valid_at"), created_at),
@@ -207,6 +241,48 @@ def decode_record(memory: Any) -> MemoryRecord | None:
         hits=int(hits or 0),
         last_accessed_at=_value(metadata, "last_accessed_at"),
     )
+
+
+def status_filter_groups(wanted: set[Status]) -> list[dict[str, Any]] | None:
+    """Metadata `filterGroups` (OR of ANDs) matching records with one of `wanted` statuses.
+
+    Memories without a status read as active, so when `active` is wanted the filter excludes
+    the other statuses (a negated filter matches a missing key) instead of naming `active`.
+    None means no filter (every status wanted).
+    """
+    unwanted = sorted(set(Status) - wanted)
+    if not unwanted:
+        return None
+    if Status.ACTIVE in wanted:
+        return [
+            {"filters": [{"key": STATUS, "value": _s(s.value), "negate": True} for s in unwanted]}
+        ]
+    return [{"filters": [{"key": STATUS, "value": _s(s.value)}]} for s in sorted(wanted)]
+
+
+def slot_filter_groups(subject: str, predicate: str) -> list[dict[str, Any]]:
+    """`filterGroups` matching the active records of one (subject, predicate) slot."""
+    filters = [
+        {"key": "predicate", "value": _s(predicate)},
+        *status_filter_groups({Status.ACTIVE})[0]["filters"],  # type: ignore[index]
+    ]
+    if subject:
+        filters.append({"key": "subject", "value": _s(subject)})
+    return [{"filters": filters}]
+
+
+def rid_filter_groups(record_id: str) -> list[dict[str, Any]]:
+    """`filterGroups` matching the memories that carry one record id."""
+    return [{"filters": [{"key": RID, "value": _s(record_id)}]}]
+
+
+def scope_filter(scope: Scope) -> str:
+    """An AIP-160 `filter` matching every memory of a user, markers included."""
+    return f"scope.app_name={_quote(scope.app_name)} AND scope.user_id={_quote(scope.user_id)}"
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def distance_to_cosine(distance: float | None, metric: str) -> float:

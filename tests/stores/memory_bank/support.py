@@ -67,8 +67,10 @@ def client_factory(base_url: str) -> Any:
     return build
 
 
-def emulator_store(server: EmulatorServer, **options: Any) -> MemoryBankStore:
-    """A store on a new, empty engine; short retry waits keep fault tests fast."""
+def emulator_store(
+    server: EmulatorServer, *, store_class: type[MemoryBankStore] = MemoryBankStore, **options: Any
+) -> MemoryBankStore:
+    """A store (of `store_class`) on a new, empty engine; short retry waits keep tests fast."""
     settings: dict[str, Any] = {
         "retry_initial": 0.01,
         "retry_max": 0.05,
@@ -77,6 +79,6 @@ def emulator_store(server: EmulatorServer, **options: Any) -> MemoryBankStore:
         "poll_interval": 0.01,
     }
     settings.update(options)
-    return MemoryBankStore(
+    return store_class(
         new_engine(server), client_factory=client_factory(server.base_url), **settings
     )

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from adk_memory.errors import ConfigError, InvalidInputError
-from adk_memory.model import InputEvent, Scope, Status
+from adk_memory.model import MemoryRecord, Scope, Status
 from adk_memory.stores.memory_bank import codec
+from adk_memory.stores.memory_bank.generated import MemoryBankGeneratedStore
 from adk_memory.stores.memory_bank.store import MemoryBankStore, is_loopback_url
 from adk_memory.stores.uri import open_store
 from adk_memory.testing.emulator import EmulatorServer
-from tests.helpers import T0, make_record, vector
-from tests.stores.memory_bank.support import PROJECT, client_factory, emulator_store, new_engine
+from tests.helpers import make_record, vector
+from tests.stores.memory_bank.support import PROJECT, client_factory, new_engine
 
 ALICE = Scope(app_name="app", user_id="alice")
 
@@ -26,18 +28,30 @@ async def test_interrupted_replace_reads_as_replaced_and_is_repaired(
     await mb_store.upsert([old])
     new = make_record(ALICE, "User lives in Munich.", predicate="lives_in", days=1)
     # Only the commit write happened (a crash right after step 1 of replace).
-    await mb_store._write(new, supersedes=[old.id])
+    await _create_raw(mb_store, new, codec.encode_metadata(new, supersedes=[old.id]))
     q = "where does the user live"
     hits = await mb_store.search(ALICE, vector=vector(q), query=q, k=5)
     assert [h.record.id for h in hits] == [new.id]
     got = await mb_store.get(old.id)
     assert got is not None and got.status is Status.SUPERSEDED and got.superseded_by == new.id
     # The read repaired the store: the stored record itself is superseded now, the flag gone.
-    raw_old = await mb_store._get_memory(codec.memory_id_for(old.id))
-    raw_new = await mb_store._get_memory(codec.memory_id_for(new.id))
+    raw_old = await mb_store.api.get_memory(codec.memory_id_for(old.id))
+    raw_new = await mb_store.api.get_memory(codec.memory_id_for(new.id))
     assert codec.decode_record(raw_old).status is Status.SUPERSEDED  # type: ignore[union-attr]
     assert codec.supersedes_of(raw_new) == []
-    assert await mb_store._pending(ALICE) == {}
+
+
+async def _create_raw(store: MemoryBankStore, record: MemoryRecord, metadata: Any) -> None:
+    async def exists() -> None:
+        raise AssertionError(f"{record.id} already exists")
+
+    await store.api.create_memory(
+        codec.memory_id_for(record.id),
+        fact=record.text,
+        scope=codec.scope_dict(record.scope),
+        metadata=metadata,
+        on_conflict=exists,
+    )
 
 
 async def test_search_needs_query_text(mb_store: MemoryBankStore) -> None:
@@ -73,7 +87,10 @@ async def test_open_store_from_uri_with_emulator_env(
     monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", emulator.base_url)
     engine = new_engine(emulator)
     store = await open_store(f"adkmem+memorybank://{engine}?consolidation=server&timeout=5")
-    assert isinstance(store, MemoryBankStore) and store.consolidation == "server"
+    assert isinstance(store, MemoryBankGeneratedStore) and store.consolidation == "server"
+    await store.close()
+    store = await open_store(f"adkmem+memorybank://{engine}?timeout=5")
+    assert type(store) is MemoryBankStore and store.consolidation == "client"
     await store.close()
     missing = engine.rsplit("/", 1)[0] + "/777"
     with pytest.raises(ConfigError, match="not found"):
@@ -91,25 +108,6 @@ def test_loopback_detection() -> None:
     assert is_loopback_url("http://[::1]:9")
     assert not is_loopback_url("https://us-central1-aiplatform.googleapis.com/")
     assert not is_loopback_url("http://10.0.0.1")
-
-
-async def test_server_consolidation_generates_searchable_records(emulator: EmulatorServer) -> None:
-    store = emulator_store(emulator, consolidation="server")
-    events = [
-        InputEvent(id="e1", author="user", text="I like green tea. Do you?", timestamp=T0),
-        InputEvent(id="e2", author="model", text="I do not drink.", timestamp=T0),
-    ]
-    ids = await store.generate_from_events(ALICE, events)
-    assert len(ids) == 1
-    again = await store.generate_from_events(ALICE, events[:1])
-    assert again == ids  # consolidated: updated, not duplicated
-    hits = await store.search(ALICE, vector=vector("tea"), query="tea", k=5)
-    assert [h.record.text for h in hits] == ["I like green tea."]
-    record = make_record(ALICE, "User plays the violin.")
-    await store.upsert([record])
-    got = await store.get(record.id, ALICE)
-    assert got is not None and got.text == "User plays the violin."
-    await store.close()
 
 
 def test_emulator_data_survives_restart(tmp_path: Path) -> None:
