@@ -1,155 +1,260 @@
-"""The Vector Search backend's document store: `SqliteStore` plus an index outbox.
+"""The Vector Search backend's document store: a `SqliteStore` plus an index outbox.
 
-Records (every field, the embedding, seen events) live in SQLite, which gives the backend
-scope isolation, listing, paging, atomic REPLACE and hit counts for free. What the index must
-learn is kept in an outbox table written in the same transaction as the records
-(`_write_records`, `_set_status_rows` are the write paths of `upsert`, `replace` and
-`set_status`), so a crash or an index outage between the two never loses an index update: the
-next flush sends the current state of every queued id. Each enqueue bumps a version, and a
-flush clears only the versions it sent, so a write racing a flush is sent again.
+Records (every field, the embedding, seen events, hit counts) live in a `SqliteStore`, used
+through its public API only, which gives the backend scope isolation, listing, paging, atomic
+REPLACE, erase and the cross-process reconcile lock. What the index must learn is kept in an
+outbox table of the same file, on a connection of its own (`IndexOutbox`): every write queues
+its ids before it touches the records and again after, and a flush sends the *current* state
+of each queued id (an upsert, or a removal once the record is gone). So a crash or an index
+outage between the two never loses an index update, and a write racing a flush is sent again:
+each queueing bumps a version, and a flush clears only the versions it sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
+from adk_memory.errors import BackendError
 from adk_memory.model import MemoryRecord, Scope, Status
-from adk_memory.stores.base import SearchHit
-from adk_memory.stores.sqlite.store import _COLUMNS, SqliteStore
+from adk_memory.stores.base import ListFilter, Page, SearchHit
+from adk_memory.stores.sqlite.store import SqliteStore
+
+T = TypeVar("T")
 
 _OUTBOX = """CREATE TABLE IF NOT EXISTS vector_search_outbox (
     id TEXT PRIMARY KEY, version INTEGER NOT NULL
 ) WITHOUT ROWID"""
-_CHUNK = 500
 
 
+@dataclass(frozen=True)
 class PendingDatapoint:
-    """An id the index must catch up on, with its current document state (None = deleted)."""
+    """An id the index must catch up on, with its current document state.
 
-    __slots__ = ("id", "scope", "status", "vector", "version")
+    `record` is None once the record is gone: the datapoint must be removed.
+    """
 
-    def __init__(
-        self,
-        memory_id: str,
-        version: int,
-        scope: Scope | None,
-        status: Status | None,
-        vector: np.ndarray | None,
-    ) -> None:
-        self.id = memory_id
-        self.version = version
-        self.scope = scope
-        self.status = status
-        self.vector = vector
-
-
-class DocumentStore(SqliteStore):
-    """`SqliteStore` whose record writes also queue index updates."""
-
-    async def open(self) -> DocumentStore:
-        await super().open()
-        return self
-
-    def _open(self) -> None:
-        super()._open()
-        self._db.execute(_OUTBOX)
+    id: str
+    version: int
+    record: MemoryRecord | None
 
     @property
-    def dimension(self) -> int | None:
-        return self._dimension
+    def vector(self) -> np.ndarray | None:
+        if self.record is None or self.record.embedding is None:
+            return None
+        return np.asarray(self.record.embedding, dtype=np.float32)
 
-    def _enqueue(self, conn: sqlite3.Connection, ids: Sequence[str]) -> None:
-        conn.executemany(
-            "INSERT INTO vector_search_outbox (id, version) VALUES (?, 1) "
-            "ON CONFLICT (id) DO UPDATE SET version = version + 1",
-            [(i,) for i in dict.fromkeys(ids)],
+
+class IndexOutbox:
+    """Ids whose datapoint must be (re)sent, in a table of the document file.
+
+    Args:
+        path: The document store's SQLite file (opened by it first).
+        busy_timeout_s: How long a write waits for another connection's transaction.
+    """
+
+    def __init__(self, path: Path, *, busy_timeout_s: float = 30.0) -> None:
+        self._path = path
+        self._busy_timeout_s = busy_timeout_s
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="adkmem-vs-outbox")
+        self._conn: sqlite3.Connection | None = None
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+
+        def call() -> T:
+            if self._conn is None:
+                raise BackendError("the Vector Search outbox is not open")
+            return fn(self._conn)
+
+        try:
+            return await loop.run_in_executor(self._executor, call)
+        except sqlite3.Error as exc:
+            raise BackendError(f"vectorsearch outbox: {exc}") from exc
+
+    async def open(self) -> None:
+        def connect() -> None:
+            conn = sqlite3.connect(self._path, timeout=self._busy_timeout_s, isolation_level=None)
+            conn.execute(_OUTBOX)
+            self._conn = conn
+
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, connect)
+
+    async def enqueue(self, ids: Sequence[str]) -> None:
+        unique = [(i,) for i in dict.fromkeys(ids)]
+        if not unique:
+            return
+        await self._run(
+            lambda conn: conn.executemany(
+                "INSERT INTO vector_search_outbox (id, version) VALUES (?, 1) "
+                "ON CONFLICT (id) DO UPDATE SET version = version + 1",
+                unique,
+            )
         )
 
-    def _write_records(self, conn: sqlite3.Connection, records: Sequence[MemoryRecord]) -> None:
-        super()._write_records(conn, records)
-        self._enqueue(conn, [r.id for r in records])
-
-    def _set_status_rows(
-        self,
-        conn: sqlite3.Connection,
-        scope: Scope,
-        ids: Sequence[str],
-        status: Status,
-        *,
-        only_from: Status | None = None,
-        superseded_by: str | None = None,
-        consolidated_into: str | None = None,
-    ) -> list[str]:
-        changed = super()._set_status_rows(
-            conn,
-            scope,
-            ids,
-            status,
-            only_from=only_from,
-            superseded_by=superseded_by,
-            consolidated_into=consolidated_into,
-        )
-        self._enqueue(conn, changed)
-        return changed
-
-    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
-        # Queue before deleting (a crash in between must still remove the datapoints) and
-        # again after, so a flush that read the rows before the delete does not clear them.
-        if not ids:
-            return []
-        await self._run(self._transaction, lambda c: self._enqueue(c, ids))
-        deleted = await super().delete(scope, ids)
-        await self._run(self._transaction, lambda c: self._enqueue(c, ids))
-        return deleted
-
-    async def pending(self, limit: int) -> list[PendingDatapoint]:
-        """Up to `limit` queued ids with their current state."""
-
-        def body() -> list[PendingDatapoint]:
-            rows = self._db.execute(
-                "SELECT o.id, o.version, m.app_name, m.user_id, m.status, m.embedding "
-                "FROM vector_search_outbox o LEFT JOIN memories m ON m.id = o.id "
-                "ORDER BY o.id LIMIT ?",
-                (limit,),
+    async def queued(self, limit: int) -> list[tuple[str, int]]:
+        """Up to `limit` queued (id, version) pairs."""
+        rows = await self._run(
+            lambda conn: conn.execute(
+                "SELECT id, version FROM vector_search_outbox ORDER BY id LIMIT ?", (limit,)
             ).fetchall()
-            out: list[PendingDatapoint] = []
-            for memory_id, version, app, user, status, blob in rows:
-                if app is None or blob is None:
-                    out.append(PendingDatapoint(memory_id, version, None, None, None))
-                    continue
-                out.append(
-                    PendingDatapoint(
-                        memory_id,
-                        version,
-                        Scope(app_name=app, user_id=user),
-                        Status(status),
-                        np.frombuffer(blob, dtype=np.float32),
-                    )
-                )
-            return out
-
-        return await self._run(body)
+        )
+        return [(str(i), int(v)) for i, v in rows]
 
     async def has_pending(self) -> bool:
         return await self._run(
-            lambda: (
-                self._db.execute("SELECT 1 FROM vector_search_outbox LIMIT 1").fetchone()
-                is not None
+            lambda conn: (
+                conn.execute("SELECT 1 FROM vector_search_outbox LIMIT 1").fetchone() is not None
             )
         )
 
     async def clear(self, sent: Sequence[tuple[str, int]]) -> None:
         """Removes queued ids whose version is still the one that was sent."""
-
-        def body(conn: sqlite3.Connection) -> None:
-            conn.executemany("DELETE FROM vector_search_outbox WHERE id = ? AND version = ?", sent)
-
         if sent:
-            await self._run(self._transaction, body)
+            await self._run(
+                lambda conn: conn.executemany(
+                    "DELETE FROM vector_search_outbox WHERE id = ? AND version = ?", sent
+                )
+            )
+
+    async def close(self) -> None:
+        def close() -> None:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.run_in_executor(self._executor, close)
+        finally:
+            self._executor.shutdown(wait=True)
+
+
+class DocumentStore:
+    """The records of a Vector Search store, and what its index still has to learn.
+
+    Args:
+        path: The SQLite file.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.records = SqliteStore(path)
+        self.outbox = IndexOutbox(self.records.path)
+
+    async def open(self) -> DocumentStore:
+        await self.records.open()
+        await self.outbox.open()
+        return self
+
+    # -- writes: queue, write, queue again ---------------------------------------------
+
+    async def _queued_around(self, ids: Sequence[str], write: Callable[[], Awaitable[T]]) -> T:
+        await self.outbox.enqueue(ids)
+        result = await write()
+        await self.outbox.enqueue(ids)
+        return result
+
+    async def upsert(self, records: Sequence[MemoryRecord]) -> None:
+        await self._queued_around([r.id for r in records], lambda: self.records.upsert(records))
+
+    async def replace(self, new: MemoryRecord, superseded_ids: Sequence[str]) -> list[str]:
+        return await self._queued_around(
+            [new.id, *superseded_ids], lambda: self.records.replace(new, superseded_ids)
+        )
+
+    async def set_status(
+        self,
+        scope: Scope,
+        ids: Sequence[str],
+        status: Status,
+        *,
+        consolidated_into: str | None = None,
+    ) -> list[str]:
+        return await self._queued_around(
+            ids,
+            lambda: self.records.set_status(
+                scope, ids, status, consolidated_into=consolidated_into
+            ),
+        )
+
+    async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+        return await self._queued_around(ids, lambda: self.records.delete(scope, ids))
+
+    async def erase(self, scope: Scope) -> int:
+        """Erases the scope's records; their datapoints are queued for removal first."""
+        ids = await self.scope_ids(scope)
+        await self.outbox.enqueue(ids)
+        return await self.records.erase(scope)
+
+    async def scope_ids(self, scope: Scope) -> list[str]:
+        """The ids of every record of a scope, any status."""
+        ids: list[str] = []
+        cursor: str | None = None
+        while True:
+            page = await self.records.list_page(scope, limit=500, cursor=cursor)
+            ids.extend(r.id for r in page.records)
+            cursor = page.next_cursor
+            if cursor is None:
+                return ids
+
+    async def record_hits(self, scope: Scope, ids: Sequence[str], at: datetime) -> None:
+        await self.records.record_hits(scope, ids, at)
+
+    async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
+        await self.records.mark_events_seen(scope, event_ids)
+
+    def reconcile_lock(self, scope: Scope) -> AbstractAsyncContextManager[None]:
+        return self.records.reconcile_lock(scope)
+
+    # -- reads -------------------------------------------------------------------------
+
+    async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
+        return await self.records.get(memory_id, scope)
+
+    async def list_page(
+        self,
+        scope: Scope,
+        *,
+        filters: ListFilter | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page:
+        return await self.records.list_page(scope, filters=filters, limit=limit, cursor=cursor)
+
+    async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
+        return await self.records.seen_events(scope, event_ids)
+
+    async def scopes(self) -> list[Scope]:
+        return await self.records.scopes()
+
+    # -- the index outbox ----------------------------------------------------------------
+
+    async def pending(self, limit: int) -> list[PendingDatapoint]:
+        """Up to `limit` queued ids with their current state."""
+        queued = await self.outbox.queued(limit)
+        found = {
+            r.id: r
+            for r in await self.records.get_many([i for i, _ in queued], with_embeddings=True)
+        }
+        return [PendingDatapoint(i, version, found.get(i)) for i, version in queued]
+
+    async def has_pending(self) -> bool:
+        return await self.outbox.has_pending()
+
+    async def clear(self, sent: Sequence[tuple[str, int]]) -> None:
+        await self.outbox.clear(sent)
+
+    # -- search --------------------------------------------------------------------------
 
     async def candidates(
         self,
@@ -157,54 +262,56 @@ class DocumentStore(SqliteStore):
         ids: Sequence[str],
         *,
         vector: np.ndarray,
+        lexical: Sequence[SearchHit],
+        statuses: Sequence[Status],
+    ) -> list[SearchHit]:
+        """Search hits for the index's candidate `ids` plus lexical matches, nearest first.
+
+        Scope and status are checked here again (the index may lag behind the documents);
+        each cosine is computed from the stored vector, exactly.
+        """
+        wanted = set(statuses)
+        unit = vector / max(float(np.linalg.norm(vector)), 1e-12)
+        hits: dict[str, SearchHit] = {}
+        for record in await self.records.get_many(ids, scope, with_embeddings=True):
+            if record.status not in wanted or record.embedding is None:
+                continue
+            stored = np.asarray(record.embedding, dtype=np.float32)
+            cosine = float(stored @ unit) / max(float(np.linalg.norm(stored)), 1e-12)
+            hits[record.id] = SearchHit(
+                record=record.model_copy(update={"embedding": None}),
+                cosine=max(-1.0, min(1.0, cosine)),
+            )
+        for hit in lexical:
+            if hit.record.scope != scope or hit.record.status not in wanted:
+                continue
+            known = hits.get(hit.record.id)
+            hits[hit.record.id] = (
+                hit if known is None else known.model_copy(update={"lexical": hit.lexical})
+            )
+        return sorted(hits.values(), key=lambda h: h.cosine, reverse=True)
+
+    async def local_search(
+        self,
+        scope: Scope,
+        *,
+        vector: np.ndarray,
         query: str | None,
         k: int,
         statuses: Sequence[Status],
     ) -> list[SearchHit]:
-        """Search hits for index candidates `ids` plus lexical matches, nearest first.
+        """The document store's own search of the scope (dense and lexical candidates).
 
-        Statuses and scope are checked here again: the index may lag behind the documents.
-        Cosines are computed from the stored vectors.
+        Raises:
+            InvalidInputError: if the vector's dimension differs from the stored vectors'.
         """
-        wanted = [s.value for s in statuses]
-        unit = vector / max(float(np.linalg.norm(vector)), 1e-12)
+        return await self.records.search(scope, vector=vector, query=query, k=k, statuses=statuses)
 
-        def rows(where: str, params: Sequence[Any]) -> list[Any]:
-            marks = ",".join("?" * len(wanted))
-            return self._db.execute(
-                f"SELECT {_COLUMNS}, embedding FROM memories WHERE {where} "
-                f"AND app_name = ? AND user_id = ? AND status IN ({marks})",
-                (*params, scope.app_name, scope.user_id, *wanted),
-            ).fetchall()
+    async def close(self) -> None:
+        try:
+            await self.outbox.close()
+        finally:
+            await self.records.close()
 
-        def body() -> list[SearchHit]:
-            found: dict[str, Any] = {}
-            unique = list(dict.fromkeys(ids))
-            for start in range(0, len(unique), _CHUNK):
-                chunk = unique[start : start + _CHUNK]
-                for row in rows(f"id IN ({','.join('?' * len(chunk))})", chunk):
-                    found[row[1]] = row
-            dense = [found[i] for i in unique if i in found]
-            lexical = self._lexical(scope, query, k, statuses, [r[0] for r in dense])
-            seen = {r[0] for r in dense}
-            extra = [r for r in lexical if r not in seen]
-            for start in range(0, len(extra), _CHUNK):
-                rowids = extra[start : start + _CHUNK]
-                dense += rows(f"rowid IN ({','.join('?' * len(rowids))})", rowids)
-            hits: list[SearchHit] = []
-            for row in dense:
-                if row[-1] is None:
-                    continue
-                stored = np.frombuffer(row[-1], dtype=np.float32)
-                cosine = float(stored @ unit) / max(float(np.linalg.norm(stored)), 1e-12)
-                hits.append(
-                    SearchHit(
-                        record=self._record(row),
-                        cosine=max(-1.0, min(1.0, cosine)),
-                        lexical=lexical.get(row[0], 0.0),
-                    )
-                )
-            hits.sort(key=lambda h: h.cosine, reverse=True)
-            return hits
 
-        return await self._run(body)
+__all__ = ["DocumentStore", "IndexOutbox", "PendingDatapoint"]

@@ -16,6 +16,11 @@ it is logged, left queued and retried before the next search and after the next 
 `search` asks the index for candidate ids and loads them from the document store, re-checking
 scope and status there, so a lagging index never returns a superseded or archived record.
 
+Erase removes the scope's documents first (records, markers, lexical entries: `SqliteStore.
+erase`), then its datapoints (`removeDatapoints`, through the outbox, so an outage leaves them
+queued, never forgotten). `reconcile_lock` is the document store's cross-process lock: every
+process writing this deployment shares the document file.
+
 Transport: the gapic `aiplatform_v1` clients with `transport="rest"` (the emulator speaks
 HTTP/JSON), called on a thread pool. The async REST transport is not used because
 `google.auth.aio` has no Application Default Credentials. Every call has a per-attempt timeout
@@ -29,6 +34,7 @@ import logging
 import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,7 +42,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from adk_memory.errors import AdkMemoryError, BackendError, ConfigError, InvalidInputError
+from adk_memory.errors import AdkMemoryError, BackendError, ConfigError
 from adk_memory.model import MemoryRecord, Scope, Status
 from adk_memory.stores.base import ListFilter, Page, SearchHit
 from adk_memory.stores.uri import StoreUri
@@ -47,6 +53,7 @@ from adk_memory.stores.vertex import (
     backend_error,
     base_url_override,
     call_settings,
+    check_endpoint,
     emulator_credentials,
 )
 
@@ -99,11 +106,19 @@ def build_clients(location: str, *, base_url: str | None, match_host: str | None
         base_url: Overrides every host (the emulator: `http://127.0.0.1:PORT`). On a loopback
             address it also selects fake token credentials.
         match_host: The index endpoint's `publicEndpointDomainName`, where `findNeighbors`
-            must go; the regional host when None (and ignored with `base_url`).
+            must go; the regional host when None (and ignored with `base_url`). It receives
+            the credentials, so it must be a Google host (`*.vdb.vertexai.goog`) or loopback.
 
     Raises:
-        ConfigError: when the SDK is missing or no credentials can be found.
+        ConfigError: when the SDK is missing, no credentials can be found, or `match_host`
+            is not a Google or loopback host.
     """
+    if match_host and not base_url:
+        check_endpoint(
+            match_host,
+            setting="match_host",
+            opt_in="base_url= with trust_base_url=1 (base_url routes every call)",
+        )
     try:
         from google.cloud import aiplatform_v1
     except ImportError as exc:
@@ -172,10 +187,13 @@ class VectorSearchStore:
         self._clients = clients
         self._call_timeout = call_timeout
         self._retry = RetryPolicy(
-            attempts=retry_attempts,
-            initial=retry_initial,
-            maximum=retry_max,
-            deadline=retry_deadline,
+            max_attempts=max(1, retry_attempts),
+            initial_backoff=retry_initial,
+            max_backoff=retry_max,
+            jitter=retry_initial,
+            max_total_seconds=retry_deadline,
+            call_timeout=call_timeout,
+            label="Vector Search",
         )
         self._executor = ThreadPoolExecutor(
             max_workers=max(1, max_concurrency), thread_name_prefix="adkmem-vectorsearch"
@@ -233,14 +251,12 @@ class VectorSearchStore:
         async with self._lock():
             while True:
                 batch = await self.docs.pending(BATCH_SIZE)
-                await self._send(
-                    [
-                        codec.datapoint(p.id, p.vector, p.scope, p.status)
-                        for p in batch
-                        if p.vector is not None and p.scope is not None and p.status is not None
-                    ],
-                    [p.id for p in batch if p.vector is None],
-                )
+                points = [
+                    codec.datapoint(p.id, vector, p.record.scope, p.record.status)
+                    for p in batch
+                    if p.record is not None and (vector := p.vector) is not None
+                ]
+                await self._send(points, [p.id for p in batch if p.record is None])
                 await self.docs.clear([(p.id, p.version) for p in batch])
                 if len(batch) < BATCH_SIZE:
                     self._dirty = False
@@ -320,6 +336,30 @@ class VectorSearchStore:
     async def mark_events_seen(self, scope: Scope, event_ids: Sequence[str]) -> None:
         await self.docs.mark_events_seen(scope, event_ids)
 
+    async def erase(self, scope: Scope) -> int:
+        """Erases the scope's documents (records, markers, lexical entries), then removes its
+        datapoints from the index (`removeDatapoints`).
+
+        Raises:
+            BackendError: if the index stays unreachable: the documents are gone and the
+                removals stay queued (retried by the next write, search or erase).
+        """
+        erased = await self.docs.erase(scope)
+        try:
+            await self.flush()
+        except AdkMemoryError as exc:
+            self._dirty = True
+            raise BackendError(
+                f"vectorsearch: erased {erased} record(s) of {scope}, but removing their "
+                f"datapoints from the index failed and is queued for retry: {exc}"
+            ) from exc
+        return erased
+
+    def reconcile_lock(self, scope: Scope) -> AbstractAsyncContextManager[None]:
+        """The document store's cross-process lock (every process of this deployment shares
+        the document file)."""
+        return self.docs.reconcile_lock(scope)
+
     # -- reads ---------------------------------------------------------------------------
 
     async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
@@ -355,13 +395,13 @@ class VectorSearchStore:
             return []
         k = min(k, self.max_search_k)
         query_vector = np.asarray(vector, dtype=np.float32).reshape(-1)
-        dimension = self.docs.dimension
-        if dimension is None:
+        # The document store's own search checks the vector's dimension, finds the lexical
+        # matches, and tells an empty scope (no index call needed) from a populated one.
+        local = await self.docs.local_search(
+            scope, vector=query_vector, query=query, k=k, statuses=statuses
+        )
+        if not local:
             return []
-        if query_vector.shape[0] != dimension:
-            raise InvalidInputError(
-                f"query vector has {query_vector.shape[0]} dimensions; store holds {dimension}"
-            )
         await self._catch_up()
         request = {
             "index_endpoint": self.endpoint,
@@ -386,7 +426,11 @@ class VectorSearchStore:
             for n in found.neighbors
         ]
         return await self.docs.candidates(
-            scope, ids, vector=query_vector, query=query, k=k, statuses=statuses
+            scope,
+            ids,
+            vector=query_vector,
+            lexical=[h for h in local if h.lexical > 0],
+            statuses=statuses,
         )
 
     # -- lifecycle -----------------------------------------------------------------------
