@@ -114,7 +114,7 @@ async def _serve(store: str | None, host: str, port: int, token: str, loopback: 
             engine,
             token=token,
             protect_reads=not loopback,
-            allowed_hosts=LOOPBACK_HOSTS if loopback else None,
+            allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None,
         )
         config = uvicorn.Config(
             app,

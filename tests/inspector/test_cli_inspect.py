@@ -39,6 +39,12 @@ def test_loopback_serves_pages_but_refuses_other_host_names(store: str, tmp_path
         assert forgot.status_code == 403
 
 
+def test_any_loopback_address_accepts_its_own_host_name(store: str, tmp_path: Path) -> None:
+    with serving(store, local_env(tmp_path), "--host", "127.0.0.2") as url:
+        assert url.startswith("http://127.0.0.2:")
+        assert httpx.get(url.partition("?")[0]).status_code == 200
+
+
 def test_beyond_loopback_every_page_needs_the_token(store: str, tmp_path: Path) -> None:
     with serving(store, local_env(tmp_path), "--host", "0.0.0.0") as url:
         base, _, token = url.partition("?token=")

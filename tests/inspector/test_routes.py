@@ -215,6 +215,15 @@ async def test_actions_without_the_token_change_nothing(
     assert len((await engine.list(OTHER)).records) == 1
 
 
+async def test_an_oversized_form_is_refused_unread(
+    http: httpx.AsyncClient, engine: MemoryEngine, seeded: Seeded
+) -> None:
+    form = {**ALICE, "id": seeded.munich, "token": TOKEN, "padding": "x" * 20_000}
+    response = await http.post("/actions/forget", data=form)
+    assert response.status_code == 413 and "too large" in response.text
+    assert seeded.munich in await statuses(engine)
+
+
 async def test_forget_and_restore_with_the_token(
     http: httpx.AsyncClient, engine: MemoryEngine, seeded: Seeded
 ) -> None:
