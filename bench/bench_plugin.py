@@ -15,18 +15,32 @@ Variants:
   the first model call waits for the rest.
 * `plugin, 10 ms deadline` — the model call never waits more than 10 ms; memories then
   reach later model calls of the turn (after tool calls) rather than the first.
+* `plugin, standby always` — the default before relevance was measured: a ready standby
+  result (searched for the previous turn's exchange) is injected whenever it exists.
 * `PreloadMemoryTool` — ADK's built-in: searches, blocking, inside every model request.
 
 "hidden" is the share of retrieval time that did not add to the turn (1 − overhead / search
 time, and as the plugin's own `hidden_latency_ms` metrics report it); "memories in 1st /
-any call" is the share of turns whose first (any) model request carried memories.
+any call" is the share of turns whose first (any) model request carried memories; "right
+memories in 1st call" is the mean share of the turn's own top 5 (an unslowed search for the
+turn's message on the same store) that the first model request carried. The chat turns
+change topic every turn, so memories searched for the previous turn are mostly wrong ones.
+
+`--first-turn N` measures instead the first turn of N fresh processes each, per start-up
+mode: the message arriving right at start-up or once the app is warm, with and without the
+background warm-up.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import html
+import json
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -46,10 +60,12 @@ from google.adk.tools.load_memory_tool import load_memory_tool
 from google.adk.tools.preload_memory_tool import PreloadMemoryTool
 from google.genai import types
 
-from adk_memory.adk.memory_block import BLOCK_OPEN
+from adk_memory.adk.events import content_text
+from adk_memory.adk.memory_block import BLOCK_OPEN, memory_text
 from adk_memory.adk.plugin import MemoryPlugin
 from adk_memory.adk.service import AdkMemoryService
 from adk_memory.testing.scripted_llm import ScriptedLlm
+from adk_memory.text import display_safe
 from bench.report import command_line, machine, percentile_ms, table
 
 MODULE = "bench.bench_plugin"
@@ -92,8 +108,8 @@ TOOL = [
 class SlowRecallService(AdkMemoryService):
     """The real service with every search delayed by a fixed time (a slow backend)."""
 
-    def __init__(self, *, store_uri: str, delay_s: float) -> None:
-        super().__init__(store_uri=store_uri)
+    def __init__(self, *, store_uri: str, delay_s: float, warm_up: bool = True) -> None:
+        super().__init__(store_uri=store_uri, warm_up=warm_up)
         self.delay_s = delay_s
         self.search_s: list[float] = []
 
@@ -117,8 +133,10 @@ class Variant:
     turns_s: list[float] = field(default_factory=list)
     first_call: int = 0
     any_call: int = 0
+    #: Per turn: share of the turn's own top 5 that its first model call carried.
+    relevance: list[float] = field(default_factory=list)
 
-    async def turn(self, session_id: str, text: str) -> None:
+    async def turn(self, session_id: str, text: str, reference: Sequence[str] = ()) -> None:
         message = types.Content(role="user", parts=[types.Part(text=text)])
         seen = len(self.llm.requests)
         started = time.perf_counter()
@@ -127,19 +145,32 @@ class Variant:
         ):
             pass
         self.turns_s.append(time.perf_counter() - started)
-        carried = [_has_memories(r) for r in self.llm.requests[seen:]]
+        requests = self.llm.requests[seen:]
+        carried = [bool(_memories_text(r)) for r in requests]
         self.first_call += bool(carried and carried[0])
         self.any_call += any(carried)
+        if reference and requests:
+            first = _memories_text(requests[0])
+            self.relevance.append(sum(t in first for t in reference) / len(reference))
 
 
-def _has_memories(request: LlmRequest) -> bool:
+def _memories_text(request: LlmRequest) -> str:
+    """The memory text a model request carries (unescaped), "" when none."""
     instruction = request.config.system_instruction if request.config else None
-    if isinstance(instruction, str) and BLOCK_OPEN in instruction:
-        return True
-    # PreloadMemoryTool's block travels as a transient user turn.
-    return any(
-        "PAST_CONVERSATIONS" in (p.text or "") for c in request.contents for p in c.parts or []
-    )
+    texts = [instruction] if isinstance(instruction, str) and BLOCK_OPEN in instruction else []
+    # The plugin's block and PreloadMemoryTool's travel as user contents at the current turn.
+    texts += [
+        content_text(c)
+        for c in request.contents
+        if any(m in content_text(c) for m in (BLOCK_OPEN, "PAST_CONVERSATIONS"))
+    ]
+    return html.unescape("\n".join(texts))
+
+
+async def _reference(service: AdkMemoryService, query: str) -> list[str]:
+    """The turn's own top 5, as the texts a model request shows."""
+    found = await service.search_memory(app_name=APP, user_id=USER, query=query)
+    return [display_safe(memory_text(m)) for m in found.memories[:5]]
 
 
 def _variant(
@@ -197,6 +228,7 @@ async def run(
             service=slow() if scenario == "tool" else None,
         )
         plugin_service, short_service, preload_service = slow(), slow(), slow()
+        always_service, reference = slow(), AdkMemoryService(store_uri=store_uri)
         variants = [
             baseline,
             _variant(
@@ -212,6 +244,12 @@ async def run(
                 plugin=MemoryPlugin(short_service, auto_save=False, prefetch_deadline_s=0.01),
             ),
             _variant(
+                "MemoryPlugin (standby always)",
+                model_s=model_s,
+                service=always_service,
+                plugin=MemoryPlugin(always_service, auto_save=False, standby_reuse="always"),
+            ),
+            _variant(
                 "PreloadMemoryTool",
                 model_s=model_s,
                 service=preload_service,
@@ -225,6 +263,7 @@ async def run(
                 )
                 await variant.turn(session.id, queries[0])
                 variant.turns_s.clear()
+                variant.relevance.clear()
                 variant.first_call = variant.any_call = 0
                 if variant.service is not None:
                     variant.service.search_s.clear()
@@ -239,10 +278,13 @@ async def run(
                         )
                         sessions[variant.name] = session.id
                 # Rotate the order so no variant always runs right after another.
+                query = queries[i % len(queries)]
+                expected = await _reference(reference, query)
                 shift = i % len(variants)
                 for variant in variants[shift:] + variants[:shift]:
-                    await variant.turn(sessions[variant.name], queries[i % len(queries)])
+                    await variant.turn(sessions[variant.name], query, expected)
         finally:
+            await reference.close()
             for variant in variants:
                 await variant.runner.close()
                 if variant.service is not None:
@@ -263,6 +305,7 @@ def _report(
         [
             baseline.name,
             f"{statistics.median(baseline.turns_s) * 1000:.1f}",
+            "—",
             "—",
             "—",
             "—",
@@ -294,6 +337,7 @@ def _report(
                 _plugin_hidden(variant),
                 f"{variant.first_call / turns:.0%}",
                 f"{variant.any_call / turns:.0%}",
+                f"{statistics.mean(variant.relevance):.0%}" if variant.relevance else "—",
             ]
         )
     argv = [
@@ -318,6 +362,7 @@ def _report(
         "hidden (plugin metric)",
         "memories in 1st call",
         "in any call",
+        "right memories in 1st call",
     ]
     return "\n\n".join(
         [
@@ -339,6 +384,97 @@ def _plugin_hidden(variant: Variant) -> str:
     return f"{sum(m.hidden_latency_ms or 0.0 for m in done) / total:.0%}" if total else "—"
 
 
+#: (name, background warm-up, the message waits until the app is warm)
+START_UPS = [
+    ("message right at start-up, warm-up on", True, False),
+    ("message right at start-up, warm-up off", False, False),
+    ("message once the app is warm, warm-up on", True, True),
+]
+FIRST_QUESTION = "What snacks can I bring to the office party?"
+
+
+async def _first_turn(
+    store_uri: str, recall_s: float, model_s: float, warm: bool, wait: bool
+) -> dict[str, object]:
+    """One fresh process's first turn (run in a child process)."""
+    started = time.perf_counter()
+    service = SlowRecallService(store_uri=store_uri, delay_s=recall_s, warm_up=warm)
+    plugin = MemoryPlugin(service, auto_save=False, warm_up=warm, outbox=False)
+    variant = _variant("first turn", model_s=model_s, service=service, plugin=plugin)
+    try:
+        session = await variant.runner.session_service.create_session(app_name=APP, user_id=USER)
+        if wait:
+            await service.wait_until_warm()
+        ready = time.perf_counter()
+        await variant.turn(session.id, FIRST_QUESTION)
+    finally:
+        await variant.runner.close()
+        await service.close()
+    return {
+        "ready_ms": (ready - started) * 1000,
+        "turn_ms": variant.turns_s[0] * 1000,
+        "first_call": variant.first_call,
+        "metrics": [m.model_dump() for m in plugin.metrics],
+    }
+
+
+def run_first_turns(processes: int, recall_s: float, model_s: float) -> str:
+    with tempfile.TemporaryDirectory() as tmp:
+        store_uri = f"adkmem+sqlite://{Path(tmp).as_posix()}/memory.db"
+        asyncio.run(_seed(store_uri))
+        rows: list[list[object]] = []
+        for name, warm, wait in START_UPS:
+            runs = []
+            for _ in range(processes):
+                child = subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        MODULE,
+                        "--child",
+                        json.dumps([store_uri, recall_s, model_s, warm, wait]),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    env={**os.environ, "XDG_DATA_HOME": tmp},
+                )
+                runs.append(json.loads(child.stdout.strip().splitlines()[-1]))
+            rows.append(
+                [
+                    name,
+                    processes,
+                    f"{statistics.median(float(r['ready_ms']) for r in runs):.0f}",
+                    f"{statistics.median(float(r['turn_ms']) for r in runs):.0f}",
+                    f"{sum(int(r['first_call']) for r in runs) / processes:.0%}",
+                ]
+            )
+    headers = [
+        "start-up",
+        "processes",
+        "start to message ms",
+        "first turn ms",
+        "memories in 1st call",
+    ]
+    argv = [
+        "--first-turn",
+        str(processes),
+        "--recall-ms",
+        f"{recall_s * 1000:g}",
+        "--model-ms",
+        f"{model_s * 1000:g}",
+    ]
+    return "\n\n".join(
+        [
+            "## Memory plugin: the first turn of a fresh process",
+            f"Each row: {processes} fresh processes, one turn each, search slowed by "
+            f"{recall_s * 1000:g} ms, model answering after {model_s * 1000:g} ms; {machine()}.",
+            table(headers, rows),
+            f"Reproduce: `{command_line(MODULE, argv)}`",
+        ]
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> str:
     parser = argparse.ArgumentParser(prog=f"python -m {MODULE}", description=__doc__.split("\n")[0])
     parser.add_argument("--turns", type=int, default=200, help="Turns per variant (default 200).")
@@ -351,9 +487,26 @@ def main(argv: Sequence[str] | None = None) -> str:
         default="chat",
         help="chat: one model call per turn; tool: load_memory, then an answer.",
     )
+    parser.add_argument(
+        "--first-turn",
+        type=int,
+        default=0,
+        metavar="N",
+        help="Measure the first turn of N fresh processes per start-up mode instead.",
+    )
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        store_uri, recall_s, model_s, warm, wait = json.loads(args.child)
+        result = asyncio.run(_first_turn(store_uri, recall_s, model_s, warm, wait))
+        print(json.dumps(result))
+        return json.dumps(result)
     if args.turns < 1 or args.turns_per_session < 1:
         parser.error("--turns and --turns-per-session must be at least 1")
+    if args.first_turn:
+        report = run_first_turns(args.first_turn, args.recall_ms / 1000, args.model_ms / 1000)
+        print(report)
+        return report
     report = asyncio.run(
         run(
             args.turns,

@@ -117,6 +117,8 @@ class _Prefetch:
     started: float
     finished: float | None = None
     standby: _Standby | None = None
+    #: Started before any search had succeeded (the process is still warming up).
+    cold: bool = False
     waited: float = 0.0
     calls: int = 0
     injected: int = 0
@@ -163,6 +165,10 @@ class MemoryPlugin(BasePlugin):
             (off by default; needs an `AdkMemoryService`). Fleets use cron instead.
         warm_up: Load the embedder and open the store in the background as soon as the
             plugin (or its first turn) starts.
+        warm_up_wait_s: Added to `prefetch_deadline_s` until a search of this plugin has
+            succeeded once: right after start-up the first searches also pay for loading
+            the model, opening the store and the process's first-use costs, and the first
+            turn should have its memories rather than answer without them.
     """
 
     def __init__(
@@ -183,6 +189,7 @@ class MemoryPlugin(BasePlugin):
         outbox: Outbox | str | os.PathLike[str] | bool | None = None,
         lifecycle: LifecycleSchedule | None = None,
         warm_up: bool = True,
+        warm_up_wait_s: float = 3.0,
     ) -> None:
         super().__init__(name=name)
         if prefetch_deadline_s < 0:
@@ -193,6 +200,8 @@ class MemoryPlugin(BasePlugin):
             raise ValueError("max_memory_chars must be at least 1")
         if fresh_grace_s < 0:
             raise ValueError("fresh_grace_s must not be negative")
+        if warm_up_wait_s < 0:
+            raise ValueError("warm_up_wait_s must not be negative")
         if standby_reuse not in ("matching", "always"):
             raise ValueError('standby_reuse must be "matching" or "always"')
         self.memory_service = memory_service
@@ -201,6 +210,9 @@ class MemoryPlugin(BasePlugin):
         self.fresh_grace_s = fresh_grace_s
         self.standby_reuse = standby_reuse
         self.warm_up = warm_up
+        self.warm_up_wait_s = warm_up_wait_s
+        #: Whether a search has succeeded since start-up (see `warm_up_wait_s`).
+        self._searched_once = False
         self.top_k = top_k
         self.max_memory_chars = max_memory_chars
         self.auto_save = auto_save
@@ -240,6 +252,10 @@ class MemoryPlugin(BasePlugin):
             service.track_pending_saves(self.saves)
         if self.auto_save:
             self.saves.attach(service)
+
+    def _note_search(self, task: asyncio.Task[SearchMemoryResponse]) -> None:
+        if _succeeded(task):
+            self._searched_once = True
 
     async def on_user_message_callback(
         self, *, invocation_context: InvocationContext, user_message: types.Content
@@ -295,8 +311,10 @@ class MemoryPlugin(BasePlugin):
             query=query,
             started=time.perf_counter(),
             standby=self._standby.pop(session_id, None),
+            cold=not self._searched_once,
         )
         task.add_done_callback(state.on_done)
+        task.add_done_callback(self._note_search)
         self._inflight[invocation_id] = state
 
     async def before_model_callback(
@@ -325,7 +343,8 @@ class MemoryPlugin(BasePlugin):
         first_call = state.calls == 0
         state.calls += 1
         standby = self._usable_standby(state)
-        budget = self.prefetch_deadline_s - state.waited
+        deadline = self.prefetch_deadline_s + (self.warm_up_wait_s if state.cold else 0.0)
+        budget = deadline - state.waited
         wait = min(budget, self.fresh_grace_s) if standby is not None else budget
         if not state.task.done() and wait > 0:
             started = time.perf_counter()

@@ -148,7 +148,7 @@ async def test_slow_backend_past_the_deadline_does_not_delay_the_turn(
 ) -> None:
     service = SlowSearchService(store_uri=store_uri, delay_s=5.0)
     await remember(service, "I live in Berlin.")
-    plugin = MemoryPlugin(service, prefetch_deadline_s=0.05, auto_save=False)
+    plugin = MemoryPlugin(service, prefetch_deadline_s=0.05, auto_save=False, warm_up_wait_s=0)
     app = Harness(service, plugin)
     try:
         session = await app.new_session()
@@ -174,7 +174,7 @@ async def test_late_search_result_is_used_by_a_later_model_call(store_uri: str) 
     # the load_memory tool (which waits for its own, equally slow, search).
     service = SlowSearchService(store_uri=store_uri, delay_s=0.3)
     await remember(service, "I am allergic to peanuts.")
-    plugin = MemoryPlugin(service, prefetch_deadline_s=0.02, auto_save=False)
+    plugin = MemoryPlugin(service, prefetch_deadline_s=0.02, auto_save=False, warm_up_wait_s=0)
     app = Harness(service, plugin)
     try:
         session = await app.new_session()

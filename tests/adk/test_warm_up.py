@@ -46,9 +46,9 @@ async def test_first_turn_of_a_fresh_app_has_memories_in_its_first_call(tmp_path
     await other.turn(await other.new_session(), "hello")
     await other.close()
 
-    # A fresh start: the plugin is built with the app; the user writes while it warms up.
+    # A fresh start: the plugin is built with the app and warms up while nobody writes.
     service = SlowOpeningService(store_uri=store_uri)
-    plugin = MemoryPlugin(service, auto_save=False, prefetch_deadline_s=0.3)
+    plugin = MemoryPlugin(service, auto_save=False, prefetch_deadline_s=0.3, warm_up_wait_s=0)
     app = Harness(service, plugin)
     try:
         session = await app.new_session()
@@ -61,3 +61,28 @@ async def test_first_turn_of_a_fresh_app_has_memories_in_its_first_call(tmp_path
     first_call = app.llm.requests[0]
     assert "Berlin" in memory_block(first_call)
     assert plugin.metrics[0].injected_from == "fresh" and not plugin.metrics[0].timed_out
+
+
+async def test_a_message_right_at_start_up_waits_for_the_warm_up_not_without_memories(
+    tmp_path: Path,
+) -> None:
+    store_uri = f"adkmem+sqlite://{tmp_path.as_posix()}/m.db"
+    seed = AdkMemoryService(store_uri=store_uri, warm_up=False)
+    await remember(seed, "I live in Berlin.")
+    await seed.close()
+    other = Harness(None, None)
+    await other.turn(await other.new_session(), "hello")
+    await other.close()
+
+    service = SlowOpeningService(store_uri=store_uri)
+    plugin = MemoryPlugin(service, auto_save=False, prefetch_deadline_s=0.3)
+    app = Harness(service, plugin)
+    try:
+        session = await app.new_session()
+        await app.turn(session, "Where do I live?")  # while the store is still opening
+    finally:
+        await app.close()
+        await service.close()
+
+    assert "Berlin" in memory_block(app.llm.requests[0])
+    assert not plugin.metrics[0].timed_out
