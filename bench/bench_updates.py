@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextvars
+import functools
 import json
 import os
 import random
@@ -127,8 +128,10 @@ class Case:
 
 @dataclass(frozen=True)
 class Filler:
-    """Unrelated conversation of a split: openers, (user, agent) exchanges, replies."""
+    """What surrounds a case's statements in a split: the user's other facts (`background`,
+    about things no probe asks), openers, (user, agent) exchanges and replies."""
 
+    background: tuple[str, ...]
     openers: tuple[str, ...]
     opener_replies: tuple[str, ...]
     exchanges: tuple[tuple[str, str], ...]
@@ -137,7 +140,14 @@ class Filler:
 
     def texts(self) -> list[str]:
         pairs = [t for pair in self.exchanges for t in pair]
-        return [*self.openers, *self.opener_replies, *pairs, *self.acks, *self.answers]
+        return [
+            *self.background,
+            *self.openers,
+            *self.opener_replies,
+            *pairs,
+            *self.acks,
+            *self.answers,
+        ]
 
 
 @dataclass(frozen=True)
@@ -146,11 +156,14 @@ class Suite:
     filler: dict[str, Filler]
 
 
+@functools.cache
+def _pattern(value: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)", flags=re.IGNORECASE)
+
+
 def mentions(text: str, values: Sequence[str]) -> bool:
     """Whether `text` names any of `values` as a whole word or phrase, ignoring case."""
-    return any(
-        re.search(rf"(?<!\w){re.escape(v)}(?!\w)", text, flags=re.IGNORECASE) for v in values
-    )
+    return any(_pattern(v).search(text) for v in values)
 
 
 def _case(raw: dict[str, Any], split: str) -> Case:
@@ -218,6 +231,7 @@ def load_split(split: str, data_dir: Path = DATA_DIR) -> Suite:
     raw = json.loads((data_dir / f"{split}.json").read_text(encoding="utf-8"))
     f = raw["filler"]
     filler = Filler(
+        background=tuple(f["background"]),
         openers=tuple(f["openers"]),
         opener_replies=tuple(f["opener_replies"]),
         exchanges=tuple((str(u), str(a)) for u, a in f["exchanges"]),
@@ -247,16 +261,19 @@ def load_suite(split: str = "dev", data_dir: Path = DATA_DIR) -> Suite:
 
 @dataclass(frozen=True)
 class Conversation:
-    """A case as ingest batches; `statements` maps a session index to its statement's id."""
+    """A case as ingest batches, with the ids of its two statements and of the user's
+    background facts; `now` is when the probe is asked."""
 
     sessions: tuple[tuple[InputEvent, ...], ...]
     first_id: str
     second_id: str
+    background_ids: frozenset[str]
     now: datetime
 
     def filler_ids(self) -> set[str]:
+        """Events that state nothing about the user (small talk, questions, agent turns)."""
         ids = {e.id for s in self.sessions for e in s}
-        return ids - {self.first_id, self.second_id}
+        return ids - {self.first_id, self.second_id} - self.background_ids
 
 
 def _session(
@@ -266,6 +283,7 @@ def _session(
     filler: Filler,
     rng: random.Random,
     statement: str | None,
+    facts: Sequence[str] = (),
 ) -> tuple[tuple[InputEvent, ...], str | None]:
     turns: list[tuple[str, str]] = []
     if rng.random() < 0.5:
@@ -283,6 +301,8 @@ def _session(
             turns += [("user", statement), ("model", rng.choice(replies))]
         if i < len(exchanges):
             turns += [("user", exchanges[i][0]), ("model", exchanges[i][1])]
+    for fact in facts:
+        turns += [("user", fact), ("model", rng.choice(filler.acks))]
     events: list[InputEvent] = []
     clock = start
     for i, (author, text) in enumerate(turns):
@@ -301,22 +321,38 @@ def _session(
 
 
 def conversation(case: Case, filler: Filler) -> Conversation:
-    """The case's sessions: deterministic per case id (dates, filler, positions)."""
+    """The case's sessions, deterministic per case id (dates, filler, positions).
+
+    Two earlier sessions tell the user's background facts, so the store holds other memories
+    about the person (what the classifier's candidates are chosen among, and what a probe
+    must rank above); then the first statement's session, sometimes a session of small talk
+    only, and `gap_days` after the first the session with the second statement.
+    """
     rng = random.Random(zlib.crc32(case.id.encode()))
     start = _BASE_DATE + timedelta(
-        days=rng.randrange(500), hours=7 + rng.randrange(14), minutes=rng.randrange(60)
+        days=60 + rng.randrange(500), hours=7 + rng.randrange(14), minutes=rng.randrange(60)
     )
-    first, first_id = _session(case, 1, start, filler, rng, case.before)
-    sessions = [first]
+    background = list(filler.background)
+    rng.shuffle(background)
+    half = len(background) // 2
+    sessions: list[tuple[InputEvent, ...]] = []
+    for days, facts in ((-45, background[:half]), (-20, background[half:])):
+        at = start + timedelta(days=days + rng.randrange(-5, 6), hours=rng.randrange(-3, 4))
+        sessions.append(_session(case, len(sessions) + 1, at, filler, rng, None, facts)[0])
+    background_ids = frozenset(
+        e.id for s in sessions for e in s if e.author == "user" and e.text in filler.background
+    )
+    first, first_id = _session(case, len(sessions) + 1, start, filler, rng, case.before)
+    sessions.append(first)
     if case.gap_days >= 4 and rng.random() < 0.35:
         middle_at = start + timedelta(days=case.gap_days // 2, hours=rng.randrange(-3, 4))
-        sessions.append(_session(case, 2, middle_at, filler, rng, None)[0])
+        sessions.append(_session(case, len(sessions) + 1, middle_at, filler, rng, None)[0])
     later = start + timedelta(days=case.gap_days, hours=rng.randrange(-4, 5))
     second, second_id = _session(case, len(sessions) + 1, later, filler, rng, case.after)
     sessions.append(second)
     assert first_id is not None and second_id is not None
     now = second[-1].timestamp + timedelta(days=1)
-    return Conversation(tuple(sessions), first_id, second_id, now)
+    return Conversation(tuple(sessions), first_id, second_id, background_ids, now)
 
 
 # -- running --------------------------------------------------------------------------------
@@ -760,6 +796,26 @@ def render_split(name: str, runs: Sequence[PathRun], split_filter: str | None) -
     return "\n".join(lines)
 
 
+def code_version() -> str:
+    """The commit measured, marked when the working tree has uncommitted changes."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "adk_memory"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return f"{head or 'unknown'}{' + uncommitted changes to adk_memory/' if dirty else ''}"
+
+
 def render(runs: Sequence[PathRun], split: str, argv: Sequence[str]) -> str:
     names = [*SPLITS, "all"] if split == "all" else [split]
     paths = "; ".join(f"**{r.path}**: {r.where}, {r.seconds:.0f} s" for r in runs)
@@ -779,7 +835,7 @@ def render(runs: Sequence[PathRun], split: str, argv: Sequence[str]) -> str:
             "new statement (updates whose old value was stored). ✓/✗: the issue-13 target for "
             "the embedded default.",
             "",
-            f"Measured on {machine()}.",
+            f"Measured on {machine()}, code at {code_version()}.",
             "",
             f"Reproduce: `{command_line(MODULE, argv)}`",
         ]
@@ -790,6 +846,7 @@ def as_json(runs: Sequence[PathRun], split: str, argv: Sequence[str]) -> dict[st
     names = [*SPLITS, "all"] if split == "all" else [split]
     return {
         "command": command_line(MODULE, argv),
+        "code": code_version(),
         "targets": {k: {"op": op, "bound": b} for k, (op, b) in TARGETS.items()},
         "paths": {
             r.path: {

@@ -29,6 +29,7 @@ MODULE = "bench.run_all"
 BENCHES = (
     "bench_latency",
     "bench_locomo",
+    "bench_updates",
     "bench_plugin",
     "bench_memory_bank",
     "bench_vector_search",
