@@ -27,10 +27,6 @@ class OrderingConfig(BaseModel):
 
     #: Cosine between two memories' embeddings above which they say nearly the same thing.
     same_question_cosine: float = Field(default=0.62, ge=0.0, le=1.0)
-    #: Two memories that both answer the query about as well as the best one (see
-    #: `close_score`) answer the same question at this lower cosine already.
-    close_answer_cosine: float = Field(default=0.4, ge=0.0, le=1.0)
-    close_score: float = Field(default=0.8, ge=0.0, le=1.0)
     #: A memory joins a group only with at least this share of the group head's score, so a
     #: newer but barely relevant memory never jumps ahead of the answer.
     min_relative_score: float = Field(default=0.6, ge=0.0, le=1.0)
@@ -59,6 +55,11 @@ def group_same_question(
     for i, memory in enumerate(ranked):
         if i in owner:
             continue
+        if memory.record.kind is Kind.SUMMARY:
+            # A summary stands for many statements of different dates: it has no one time.
+            owner[i] = len(groups)
+            groups.append([i])
+            continue
         group = [i]
         owner[i] = len(groups)
         head_score = memory.score
@@ -66,17 +67,15 @@ def group_same_question(
             if j in owner:
                 continue
             other = ranked[j]
+            if other.record.kind is Kind.SUMMARY:
+                continue
             if head_score > 0 and other.score < config.min_relative_score * head_score:
                 continue
             if memory.record.subject != other.record.subject:
                 continue
             same = _slot(memory) is not None and _slot(memory) == _slot(other)
             if not same and vectors is not None:
-                cosine = float(np.dot(vectors[i], vectors[j]))
-                close = head_score > 0 and other.score >= config.close_score * head_score
-                same = cosine >= config.same_question_cosine or (
-                    close and cosine >= config.close_answer_cosine
-                )
+                same = float(np.dot(vectors[i], vectors[j])) >= config.same_question_cosine
             if same:
                 group.append(j)
                 owner[j] = len(groups)

@@ -23,6 +23,9 @@ from adk_memory.stores.base import ListFilter, MemoryStore, SearchHit
 
 #: Embeddings of recalled texts kept for ordering (by record id and text); about 1.5 KiB each.
 VECTOR_CACHE_SIZE = 20_000
+#: Characters of a recalled text embedded to tell whether two memories say the same thing: a
+#: statement's gist is in its first sentences, and the cost stays bounded for long excerpts.
+ORDERING_TEXT_CHARS = 300
 #: Summary links followed from an archived source to its active summary, at most.
 MAX_SUMMARY_HOPS = 8
 
@@ -89,29 +92,48 @@ class Retriever:
                 scope, vector=vector, query=text, k=fetch, statuses=statuses
             )
             hits = await self._lift_to_summaries(scope, hits)
+            stored = {h.record.id: h.vector for h in hits if h.vector is not None}
             ranked = rerank(hits, now=now, k=k, config=self.scoring)
-            results.append(await self._current_first(ranked))
+            results.append(await self._current_first(ranked, stored))
         return results
 
-    async def _current_first(self, ranked: list[ScoredMemory]) -> list[ScoredMemory]:
+    async def _current_first(
+        self, ranked: list[ScoredMemory], stored: dict[str, np.ndarray]
+    ) -> list[ScoredMemory]:
         if not self.ordering.enabled or len(ranked) < 2:
             return ranked
-        vectors = await self._text_vectors([m.record for m in ranked])
+        vectors = await self._text_vectors([m.record for m in ranked], stored)
         return current_first(ranked, vectors, self.ordering)
 
-    async def _text_vectors(self, records: Sequence[MemoryRecord]) -> np.ndarray:
-        """Unit embeddings of the records' texts, cached (stores do not return vectors)."""
-        keys = [(r.id, r.text) for r in records]
-        missing = [key for key in dict.fromkeys(keys) if key not in self._vectors]
+    async def _text_vectors(
+        self, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]
+    ) -> np.ndarray:
+        """Unit embeddings of the records: the store's where it returned them, else embedded
+        from the start of the text (bounded) and cached."""
+        missing = list(
+            dict.fromkeys(
+                (r.id, r.text)
+                for r in records
+                if r.id not in stored and (r.id, r.text) not in self._vectors
+            )
+        )
         if missing:
-            embedded = await self.embedder.embed([text for _, text in missing])
+            embedded = await self.embedder.embed(
+                [text[:ORDERING_TEXT_CHARS] for _, text in missing]
+            )
             for key, vector in zip(missing, embedded, strict=True):
                 self._vectors[key] = vector
-        for key in keys:
-            self._vectors.move_to_end(key)
-        while len(self._vectors) > VECTOR_CACHE_SIZE:
-            self._vectors.popitem(last=False)
-        return np.stack([self._vectors[key] for key in keys])
+            while len(self._vectors) > VECTOR_CACHE_SIZE:
+                self._vectors.popitem(last=False)
+        rows = []
+        for record in records:
+            if record.id in stored:
+                rows.append(stored[record.id])
+            else:
+                key = (record.id, record.text)
+                self._vectors.move_to_end(key)
+                rows.append(self._vectors[key])
+        return np.stack(rows)
 
     async def _lift_to_summaries(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
         """Active hits as they are; an archived source of a summary stands for its active
@@ -135,7 +157,12 @@ class Retriever:
                 record, hops = summaries[parent], hops + 1
             if record is None:
                 continue
-            lifted = hit if record is hit.record else hit.model_copy(update={"record": record})
+            lifted = (
+                hit
+                if record is hit.record
+                # The source's vector is not the summary's.
+                else hit.model_copy(update={"record": record, "vector": None})
+            )
             known = best.get(record.id)
             if known is None or _match(lifted) > _match(known):
                 best[record.id] = lifted

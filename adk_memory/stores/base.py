@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from adk_memory.model import MemoryRecord, Scope, Status
 
@@ -21,12 +21,17 @@ from adk_memory.model import MemoryRecord, Scope, Status
 class SearchHit(BaseModel):
     """A candidate from a store search, before reranking."""
 
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     record: MemoryRecord
     #: Cosine similarity of the query and record embeddings, in [-1, 1].
     cosine: float
     #: Lexical relevance in [0, 1] (1 = the best lexical match of this search); 0 where the
     #: backend has no lexical index or the record shares no term with the query.
     lexical: float = 0.0
+    #: The record's stored unit embedding where the backend has it at hand (sqlite); None
+    #: otherwise. Lets recall compare results without embedding their texts again.
+    vector: np.ndarray | None = Field(default=None, exclude=True, repr=False)
 
 
 class ListFilter(BaseModel):

@@ -110,6 +110,11 @@ def _dt_required(value: float | None) -> datetime:
     return clamped
 
 
+def _copy(vector: np.ndarray | None) -> np.ndarray | None:
+    # The index matrix is reallocated as it grows; a hit keeps its own copy.
+    return None if vector is None else vector.copy()
+
+
 def _fts_terms(text: str) -> list[str]:
     terms = [w.lower() for w in _WORD.findall(text)]
     return [t for t in dict.fromkeys(terms) if t not in _STOPWORDS and len(t) > 1][:64]
@@ -446,6 +451,8 @@ class SqliteStore:
         markers, FTS entries and in-memory index, then scrubs the file so the erased text is
         not recoverable from it (secure_delete zeroes freed content, an FTS 'optimize' drops
         the deleted terms' old segments, a TRUNCATE checkpoint empties the -wal file).
+        Called under the scope's `reconcile_lock` (as the engine does), it also removes the
+        scope's lock file.
 
         Returns:
             The number of records removed.
@@ -474,7 +481,12 @@ class SqliteStore:
             self._checkpoint_truncate()
             return erased
 
-        return await self._run(erase_and_scrub)
+        erased = await self._run(erase_and_scrub)
+        if self._on_disk and self._holds_lock(scope):
+            # The lock file's name is a hash of the scope: drop it too. Only its holder may
+            # (waiters re-check the file they locked, see `_flock`).
+            await asyncio.to_thread(self._lock_path(scope).unlink, missing_ok=True)
+        return erased
 
     def _checkpoint_truncate(self) -> None:
         """Copies the WAL into the database and truncates it to zero bytes, so no older page
@@ -546,6 +558,7 @@ class SqliteStore:
         return self.path.with_name(self.path.name + "-locks") / f"{digest[:32]}.lock"
 
     async def _flock(self, scope: Scope, deadline: float) -> int:
+        """An open descriptor holding an exclusive flock on the scope's lock file."""
         path = self._lock_path(scope)
 
         def open_lock_file() -> int:
@@ -553,27 +566,45 @@ class SqliteStore:
                 path.parent.mkdir(mode=DIR_MODE)
             return os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
 
-        try:
-            fd = await asyncio.to_thread(open_lock_file)
-        except OSError as exc:
-            raise BackendError(f"cannot open the reconcile lock file {path}: {exc}") from exc
+        def still_linked(fd: int) -> bool:
+            # `erase` unlinks the lock file while holding it: a waiter that opened the old
+            # file must not count the lock it then gets on that orphan.
+            try:
+                current = os.stat(path)
+            except FileNotFoundError:
+                return False
+            held = os.fstat(fd)
+            return (current.st_dev, current.st_ino) == (held.st_dev, held.st_ino)
+
         loop = asyncio.get_running_loop()
         delay = 0.001
-        try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    return fd
-                except OSError as exc:
-                    if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-                        raise BackendError(f"cannot lock {path}: {exc}") from exc
-                if loop.time() >= deadline:
-                    raise self._lock_timeout(scope)
-                await asyncio.sleep(min(delay, max(deadline - loop.time(), 0.0)))
-                delay = min(delay * 2, 0.05)
-        except BaseException:
-            os.close(fd)
-            raise
+        while True:
+            try:
+                fd = await asyncio.to_thread(open_lock_file)
+            except OSError as exc:
+                raise BackendError(f"cannot open the reconcile lock file {path}: {exc}") from exc
+            try:
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        break
+                    except OSError as exc:
+                        if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                            raise BackendError(f"cannot lock {path}: {exc}") from exc
+                    if loop.time() >= deadline:
+                        raise self._lock_timeout(scope)
+                    await asyncio.sleep(min(delay, max(deadline - loop.time(), 0.0)))
+                    delay = min(delay * 2, 0.05)
+            except BaseException:
+                os.close(fd)
+                raise
+            if still_linked(fd):
+                return fd
+            os.close(fd)  # got the orphan of an erased scope: lock the current file
+
+    def _holds_lock(self, scope: Scope) -> bool:
+        holder = self._lock_holders.get((scope.app_name, scope.user_id))
+        return holder is not None and holder[0] is asyncio.current_task()
 
     def _lock_timeout(self, scope: Scope) -> BackendError:
         return BackendError(
@@ -860,7 +891,12 @@ class SqliteStore:
             rowids = list(dense)
             records = self._records_by_rowid(rowids, scope, statuses)
             return [
-                SearchHit(record=records[r], cosine=dense[r], lexical=lexical.get(r, 0.0))
+                SearchHit(
+                    record=records[r],
+                    cosine=dense[r],
+                    lexical=lexical.get(r, 0.0),
+                    vector=_copy(index.vector(r)),
+                )
                 for r in rowids
                 if r in records
             ]

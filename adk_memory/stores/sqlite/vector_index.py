@@ -150,6 +150,11 @@ class ScopeVectorIndex:
                 out[rowid] = float(self._matrix[slot] @ query)
         return out
 
+    def vector(self, rowid: int) -> np.ndarray | None:
+        """The stored vector of a row (a view, not a copy), or None."""
+        slot = self._slot_of.get(rowid)
+        return None if slot is None else self._matrix[slot]
+
     def _append_slot(self, rowid: int) -> int:
         if self._size == len(self._rowids):
             capacity = max(64, 2 * len(self._rowids))
