@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import stat
 from pathlib import Path
 
@@ -108,3 +109,47 @@ async def test_other_connections_drop_the_erased_scope_from_their_index(tmp_path
     finally:
         await eraser.close()
         await reader.close()
+
+
+async def test_erase_under_the_lock_removes_the_scope_lock_file_and_waiters_stay_exclusive(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "locks.db"
+    stores = [await SqliteStore(path).open() for _ in range(3)]
+    first, second, third = stores
+    locks = path.with_name("locks.db-locks")
+    inside: list[str] = []
+    overlaps: list[list[str]] = []
+    try:
+        await first.upsert([make_record(ALICE, "Alice keeps bees.")])
+
+        async def hold(store: SqliteStore, name: str) -> None:
+            async with store.reconcile_lock(ALICE):
+                inside.append(name)
+                if len(inside) > 1:
+                    overlaps.append(list(inside))
+                for _ in range(5):
+                    await asyncio.sleep(0.01)
+                inside.remove(name)
+
+        async with first.reconcile_lock(ALICE):
+            # The second store opens the lock file and waits on it.
+            waiter = asyncio.create_task(hold(second, "second"))
+            for _ in range(10):
+                await asyncio.sleep(0.005)
+            assert await first.erase(ALICE) == 1
+            assert list(locks.iterdir()) == []  # the hashed scope name is gone too
+        # The waiter got the orphaned file's lock: it must re-lock the current file, and so
+        # exclude (or be excluded by) a third store arriving now.
+        await asyncio.gather(waiter, hold(third, "third"))
+        assert overlaps == []
+        # Without holding the lock, erase leaves the lock file alone (another process may
+        # hold it).
+        async with first.reconcile_lock(ALICE):
+            pass
+        assert len(list(locks.iterdir())) == 1
+        await first.erase(ALICE)
+        assert len(list(locks.iterdir())) == 1
+    finally:
+        for store in stores:
+            await store.close()
