@@ -148,10 +148,14 @@ async def _main(args: argparse.Namespace) -> None:
             max_concurrency=16,
         )
         print(f"ingesting {len(records)} facts into the emulator (it embeds each one) ...")
+        requests = server.state.faults.requests
         t0 = time.perf_counter()
         await store.upsert(records)
         print(f"  ingest: {time.perf_counter() - t0:.1f} s")
+        written = server.state.faults.requests - requests
+        print(f"  HTTP requests per fact written: {written / len(records):.2f}")
         server.set_faults(FaultConfig(latency_ms=args.latency_ms))
+        requests = server.state.faults.requests
         await _measure(
             f"memorybank via emulator (+{args.latency_ms:.0f} ms injected latency per request)",
             store,
@@ -159,6 +163,8 @@ async def _main(args: argparse.Namespace) -> None:
             queries,
             args.k,
         )
+        searched = server.state.faults.requests - requests
+        print(f"  HTTP requests per recall: {searched / len(queries):.2f}")
         await store.close()
     print(
         "\nreproduce: python -m bench.bench_memory_bank "

@@ -61,6 +61,8 @@ class FaultState(BaseModel):
     config: FaultConfig
     outage_remaining_s: float
     injected: int
+    #: Requests to the emulated APIs so far (admin calls not counted): what a client costs.
+    requests: int = 0
 
 
 class FaultInjector:
@@ -74,6 +76,7 @@ class FaultInjector:
         self._rng = random.Random(0)
         self._outage_until = 0.0
         self.injected = 0
+        self.requests = 0
         self.configure(config or FaultConfig())
 
     @property
@@ -91,10 +94,12 @@ class FaultInjector:
             config=self._config,
             outage_remaining_s=max(0.0, self._outage_until - self._clock()),
             injected=self.injected,
+            requests=self.requests,
         )
 
     async def apply(self) -> tuple[int, str] | None:
         """Sleeps the configured latency; returns (status, message) if the request must fail."""
+        self.requests += 1
         cfg = self._config
         delay = cfg.latency_ms + (self._rng.random() * cfg.jitter_ms if cfg.jitter_ms else 0.0)
         if delay:

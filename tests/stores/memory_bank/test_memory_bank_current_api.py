@@ -272,3 +272,25 @@ async def test_upgrade_from_adk_agentengine_service_keeps_recalling(
         ] == ["I work at Acme."]
     finally:
         await store.close()
+
+
+def _requests(server: EmulatorServer) -> int:
+    count: int = httpx.get(f"{server.base_url}/emulator/faults").json()["requests"]
+    return count
+
+
+async def test_a_write_costs_one_request_unless_its_slot_is_re_checked(
+    emulator: EmulatorServer,
+) -> None:
+    store = emulator_store(emulator)
+    try:
+        await store.upsert([make_record(ALICE, "User likes tea.", predicate="likes")])
+        before = _requests(emulator)
+        await store.upsert([make_record(ALICE, "User likes jazz.", predicate="likes")])
+        assert _requests(emulator) - before == 1  # one create, nothing read back
+        before = _requests(emulator)
+        await store.upsert([make_record(ALICE, "User lives in Rome.", predicate="lives_in")])
+        # A single-valued slot is re-read (its records and the pending REPLACEs).
+        assert _requests(emulator) - before == 3
+    finally:
+        await store.close()
