@@ -23,8 +23,8 @@ T = TypeVar("T")
 
 #: How to point a command at a store that works.
 FIX = (
-    "choose a location you can write: --store adkmem+sqlite:///path/to/memory.db "
-    "or ADK_MEMORY_STORE"
+    "point --store (or ADK_MEMORY_STORE) at a store you can write, e.g. "
+    "--store adkmem+sqlite:///path/to/memory.db"
 )
 #: Shortest id prefix accepted: shorter ones would match half a store.
 MIN_PREFIX = 4

@@ -7,7 +7,6 @@ no command can print a traceback. `ADK_MEMORY_DEBUG=1` re-raises for a developer
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -55,11 +54,6 @@ def one_line(exc: BaseException) -> click.ClickException:
         return click.ClickException("the input is nested too deeply to be read")
     if isinstance(exc, UnicodeError):
         return click.ClickException(f"the input is not valid UTF-8 text ({exc})")
-    if isinstance(exc, PermissionError):
-        return click.ClickException(
-            f"permission denied: {exc.filename or exc}; choose a location you can write "
-            "(--store adkmem+sqlite:///path/to/memory.db or ADK_MEMORY_STORE)"
-        )
     if isinstance(exc, OSError):
         where = f" {exc.filename}" if exc.filename else ""
         return click.ClickException(f"cannot use{where}: {exc.strerror or exc}")
@@ -71,6 +65,8 @@ def one_line(exc: BaseException) -> click.ClickException:
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Runs a command's coroutine, turning every failure into a one-line CLI error."""
+    import asyncio  # here, not at the top: `--help` never needs it
+
     result: T = call(asyncio.run, coro)
     return result
 

@@ -105,7 +105,7 @@ def test_unwritable_store_path_says_so_and_suggests_a_fix(tmp_path: Path) -> Non
     store = f"adkmem+sqlite:///{blocker}/sub/memory.db"  # a directory under a regular file
     output = _fails_cleanly(CliRunner().invoke(cli, ["--store", store, "list", *SCOPE]))
     assert "cannot open" in output and "Not a directory" in output
-    assert "choose a location you can write: --store adkmem+sqlite:///" in output
+    assert "at a store you can write, e.g. --store adkmem+sqlite:///" in output
 
 
 def test_a_store_file_that_is_not_a_database_is_one_line(tmp_path: Path) -> None:
@@ -162,3 +162,16 @@ def test_emulator_corrupt_data_file_is_one_line(tmp_path: Path, content: str) ->
     [line] = done.stderr.strip().splitlines()
     assert "cannot load emulator data" in line and str(data) in line
     assert data.read_text() == content  # left as it was, not saved over
+
+
+def test_errors_no_command_expects_still_become_one_line() -> None:
+    from adk_memory.cli.errors import one_line
+
+    cases = {
+        RecursionError("maximum recursion depth exceeded"): "nested too deeply",
+        OSError(28, "No space left on device", "/data/memory.db"): "No space left",
+        RuntimeError("boom"): "unexpected RuntimeError: boom (set ADK_MEMORY_DEBUG=1",
+    }
+    for exc, expected in cases.items():
+        message = one_line(exc).message
+        assert expected in message and "\n" not in message
