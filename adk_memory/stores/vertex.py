@@ -1,103 +1,35 @@
-"""How the Vertex stores call Google's HTTP APIs: retries, error mapping, the emulator.
+"""How the Vertex stores call Google's HTTP APIs: error mapping, URI settings, the emulator.
 
 Memory Bank goes through `google-genai` (httpx / aiohttp), Vector Search through the gapic
-REST clients (`requests`); both answer the same HTTP codes, so one policy serves both:
-408/429/5xx and connection failures are retried with bounded, jittered exponential backoff,
-and whatever fails for good becomes a `BackendError` or a `ConfigError` that names the fix.
+REST clients (`requests`). Both use the one retry policy and transient-error rule of
+`adk_memory.google_api.retry` and the one endpoint check of `adk_memory.google_api.endpoints`
+(re-exported here for the stores); this module adds what is specific to a store URI: its
+`base_url` / `trust_base_url` / `timeout` / `retries` parameters, and turning whatever fails
+for good into a `BackendError` or a `ConfigError` that names the fix.
 SDK modules are imported on first use, so importing this one needs no Vertex SDK.
 """
 
 from __future__ import annotations
 
-import functools
-import ipaddress
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
 
-import tenacity
-
+from adk_memory.config import ENV_TRUST_BASE_URL, trust_base_url_from_env
 from adk_memory.errors import AdkMemoryError, BackendError, ConfigError
+from adk_memory.google_api.endpoints import (
+    check_endpoint,
+    emulator_credentials,
+    is_loopback_url,
+)
+from adk_memory.google_api.retry import TRANSIENT_STATUS, RetryPolicy, is_transient, status_code
 
 if TYPE_CHECKING:
-    from google.oauth2.credentials import Credentials
-
     from adk_memory.stores.uri import StoreUri
 
-TRANSIENT_CODES = frozenset({408, 429, 500, 502, 503, 504})
-
-
-def status_code(exc: BaseException) -> int | None:
-    """The HTTP status of a `google-genai` or `google-api-core` error; None for any other."""
-    from google.api_core import exceptions as api_exceptions
-    from google.genai import errors as genai_errors
-
-    if isinstance(exc, genai_errors.APIError):
-        return int(exc.code)
-    if isinstance(exc, api_exceptions.GoogleAPICallError) and exc.code is not None:
-        return int(exc.code)
-    return None
-
-
-@functools.cache
-def _transport_errors() -> tuple[type[BaseException], ...]:
-    import httpx
-    import requests
-
-    errors: list[type[BaseException]] = [
-        TimeoutError,
-        ConnectionError,
-        httpx.TransportError,
-        requests.ConnectionError,
-        requests.Timeout,
-    ]
-    try:
-        import aiohttp
-
-        errors.append(aiohttp.ClientError)
-    except ImportError:  # pragma: no cover - aiohttp ships with the SDK's async extra
-        pass
-    return tuple(errors)
-
-
-def is_transient(exc: BaseException) -> bool:
-    """Whether a retry may succeed: a transient HTTP status, a timeout or a lost connection."""
-    code = status_code(exc)
-    if code is not None:
-        return code in TRANSIENT_CODES
-    return isinstance(exc, _transport_errors())
-
-
-@dataclass(frozen=True, kw_only=True)
-class RetryPolicy:
-    """Bounded retries of transient failures.
-
-    Args:
-        attempts: Attempts per call, the first included.
-        initial: First backoff in seconds (then doubling, jittered, up to `maximum`).
-        maximum: Largest backoff in seconds.
-        deadline: Seconds after which a call stops retrying.
-    """
-
-    attempts: int
-    initial: float
-    maximum: float
-    deadline: float
-
-    def retrying(self) -> tenacity.AsyncRetrying:
-        """A fresh tenacity loop; the last error is re-raised as is."""
-        return tenacity.AsyncRetrying(
-            stop=(
-                tenacity.stop_after_attempt(max(1, self.attempts))
-                | tenacity.stop_after_delay(self.deadline)
-            ),
-            wait=tenacity.wait_exponential_jitter(
-                initial=self.initial, max=self.maximum, jitter=self.initial
-            ),
-            retry=tenacity.retry_if_exception(is_transient),
-            reraise=True,
-        )
+#: The store URI parameter that lets `base_url` name a host that is not Google's.
+TRUST_PARAM = "trust_base_url"
+_FLAGS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
 
 
 def backend_error(
@@ -123,37 +55,50 @@ def backend_error(
         return BackendError(f"{service} rejected the credentials for {what}: {detail}")
     if code == 404:
         return ConfigError(f"{not_found} {detail}")
-    if code is not None and 400 <= code < 500 and code not in TRANSIENT_CODES:
+    if code is not None and 400 <= code < 500 and code not in TRANSIENT_STATUS:
         return BackendError(f"{service} rejected {what} ({code}): {detail}")
     return BackendError(
         f"{service} {what} failed on {resource} after retries: {type(exc).__name__}: {detail}"
     )
 
 
-def base_url_override(params: dict[str, str]) -> str | None:
-    """The host that replaces Google's: `GOOGLE_VERTEX_BASE_URL`, else `?base_url=`."""
-    return os.environ.get("GOOGLE_VERTEX_BASE_URL") or params.get("base_url") or None
+def base_url_override(params: Mapping[str, str]) -> str | None:
+    """The host that replaces Google's: `GOOGLE_VERTEX_BASE_URL`, else `?base_url=`.
 
+    The override receives the caller's credentials (ADC token or API key), so it must name
+    a Google API host or a loopback emulator, unless the URI has `?trust_base_url=1` or
+    `ADK_MEMORY_TRUST_BASE_URL=1` is set.
 
-def is_loopback_url(url: str) -> bool:
-    """Whether a base URL points at this machine (127.0.0.0/8, ::1, localhost)."""
-    host = urlsplit(url).hostname or ""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def emulator_credentials(base_url: str | None) -> Credentials | None:
-    """Fake token credentials when `base_url` is on a loopback address (the emulator)."""
-    if not (base_url and is_loopback_url(base_url)):
+    Raises:
+        ConfigError: on an untrusted or malformed override, or a bad `trust_base_url`.
+    """
+    env_url = os.environ.get("GOOGLE_VERTEX_BASE_URL") or None
+    url = env_url or params.get("base_url") or None
+    if url is None:
         return None
-    from google.oauth2.credentials import Credentials
+    return check_endpoint(
+        url,
+        setting="GOOGLE_VERTEX_BASE_URL" if env_url else "base_url",
+        trusted=uri_flag(params, TRUST_PARAM) or trust_base_url_from_env(),
+        opt_in=f"?{TRUST_PARAM}=1 on the store URI (or {ENV_TRUST_BASE_URL}=1)",
+    )
 
-    # The emulator checks no token; the SDK only needs one to send.
-    return Credentials(token="fake")  # type: ignore[no-untyped-call]
+
+def uri_flag(params: Mapping[str, str], name: str, *, default: bool = False) -> bool:
+    """A boolean store URI parameter (`1/true/yes`, `0/false/no`).
+
+    Raises:
+        ConfigError: on any other value.
+    """
+    raw = params.get(name)
+    if raw is None:
+        return default
+    try:
+        return _FLAGS[raw.strip().lower()]
+    except KeyError:
+        raise ConfigError(
+            f"bad {name}={raw!r} in the store URI: use 1/true/yes or 0/false/no"
+        ) from None
 
 
 def call_settings(uri: StoreUri) -> tuple[float, int]:
@@ -175,3 +120,18 @@ def call_settings(uri: StoreUri) -> tuple[float, int]:
     if timeout <= 0:
         raise ConfigError(f"bad timeout={raw!r} in {uri.backend} URI: must be positive")
     return timeout, int(retries)
+
+
+__all__ = [
+    "TRUST_PARAM",
+    "RetryPolicy",
+    "backend_error",
+    "base_url_override",
+    "call_settings",
+    "check_endpoint",
+    "emulator_credentials",
+    "is_loopback_url",
+    "is_transient",
+    "status_code",
+    "uri_flag",
+]

@@ -1,4 +1,4 @@
-"""Backend selection, settings from the environment, client construction, prompt payloads."""
+"""Backend selection, client construction (and where its credentials may go), prompt payloads."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ _CREDENTIAL_VARS = (
 
 @pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    for name in (*_CREDENTIAL_VARS, "ADK_MEMORY_LLM"):
+    for name in (*_CREDENTIAL_VARS, "ADK_MEMORY_LLM", "ADK_MEMORY_TRUST_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -58,26 +58,6 @@ def test_llm_backend_from_env(env: dict[str, str], expected: LlmBackend) -> None
 def test_unknown_backend_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="ADK_MEMORY_LLM"):
         llm_backend_from_env({"ADK_MEMORY_LLM": "openai"})
-
-
-def test_settings_from_env() -> None:
-    settings = GeminiSettings.from_env(
-        {
-            "ADK_MEMORY_GEMINI_MODEL": "gemini-2.5-pro",
-            "ADK_MEMORY_GEMINI_MIN_SIMILARITY": "0.5",
-            "ADK_MEMORY_GEMINI_MAX_ATTEMPTS": "2",
-            "ADK_MEMORY_GEMINI_TIMEOUT": "3.5",
-            "ADK_MEMORY_GEMINI_THINKING_BUDGET": "0",
-            "ADK_MEMORY_GEMINI_EMBEDDING_DIMENSION": " ",
-        }
-    )
-    assert settings.model == "gemini-2.5-pro"
-    assert settings.classifier_min_similarity == 0.5
-    assert (settings.retry.max_attempts, settings.retry.call_timeout) == (2, 3.5)
-    assert settings.thinking_budget == 0
-    assert settings.embedding_dimension == 768
-    with pytest.raises(ConfigError):
-        GeminiSettings.from_env({"ADK_MEMORY_GEMINI_MAX_ATTEMPTS": "zero"})
 
 
 def test_build_client_without_credentials(clean_env: pytest.MonkeyPatch) -> None:
@@ -120,6 +100,58 @@ async def test_vertex_from_env_uses_the_publisher_path(
         "/v1beta1/projects/emulator-project/locations/us-central1/publishers/google/models/"
         "gemini-2.5-flash:generateContent"
     )
+
+
+@pytest.mark.parametrize(
+    ("vertex", "url_var"),
+    [(False, "GOOGLE_GEMINI_BASE_URL"), (True, "GOOGLE_VERTEX_BASE_URL")],
+)
+def test_build_client_refuses_a_base_url_on_a_foreign_host(
+    clean_env: pytest.MonkeyPatch, vertex: bool, url_var: str
+) -> None:
+    clean_env.setenv("GOOGLE_API_KEY", "real-key")
+    if vertex:
+        clean_env.setenv("GOOGLE_GENAI_USE_VERTEXAI", "1")
+        clean_env.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    clean_env.setenv(url_var, "https://collector.example.com")
+    with pytest.raises(ConfigError, match=f"{url_var}=.*ADK_MEMORY_TRUST_BASE_URL=1"):
+        build_client()
+
+
+def test_build_client_accepts_a_foreign_host_when_trusted(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("GOOGLE_API_KEY", "real-key")
+    clean_env.setenv("GOOGLE_GEMINI_BASE_URL", "https://gateway.example.com")
+    clean_env.setenv("ADK_MEMORY_TRUST_BASE_URL", "1")
+    assert not build_client().vertexai
+    clean_env.delenv("ADK_MEMORY_TRUST_BASE_URL")
+    assert not build_client(trust_base_url=True).vertexai
+    with pytest.raises(ConfigError):
+        build_client()
+
+
+def test_build_client_accepts_google_hosts(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("GOOGLE_API_KEY", "real-key")
+    clean_env.setenv("GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com")
+    assert not build_client().vertexai
+
+
+async def test_vertex_on_an_ipv4_mapped_loopback_gets_the_fake_token(
+    clean_env: pytest.MonkeyPatch, server: EmulatorServer, admin: Admin
+) -> None:
+    # No ADC exists here: the client works only because the emulator gets the fake token.
+    port = server.base_url.rsplit(":", 1)[1]
+    clean_env.setenv("GOOGLE_GENAI_USE_VERTEXAI", "1")
+    clean_env.setenv("GOOGLE_CLOUD_PROJECT", "emulator-project")
+    clean_env.setenv("GOOGLE_CLOUD_LOCATION", "us-central1")
+    clean_env.setenv("GOOGLE_VERTEX_BASE_URL", f"http://[::ffff:127.0.0.1]:{port}")
+    clean_env.setenv("GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent/adc.json")
+    client = build_client()
+    event = InputEvent(
+        id="e1", author="user", text="I live in Berlin.", timestamp=datetime(2026, 1, 1, tzinfo=UTC)
+    )
+    result = await GeminiExtractor(client, settings=GeminiSettings()).extract([event])
+    assert [f.object for f in result.facts] == ["Berlin"]
+    assert admin.stats()["generate_calls"] == 1
 
 
 def test_payload_round_trip() -> None:
