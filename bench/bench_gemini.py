@@ -19,8 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from adk_memory.config import Settings
-from adk_memory.engine import MemoryEngine
-from adk_memory.factory import engine_config, models
+from adk_memory.factory import build_engine, engine_config, models
 from adk_memory.stores.sqlite.store import SqliteStore
 from adk_memory.testing.emulator import EmulatorServer
 from bench.bench_locomo import scope_for, session_events
@@ -55,7 +54,7 @@ async def run(conversations: int, live: bool) -> str:
         settings = Settings(llm="gemini")
         extractor, classifier = models(settings)
         store = await SqliteStore(Path(tmp) / "gemini.db").open()
-        engine = MemoryEngine(
+        engine = build_engine(
             store, extractor=extractor, classifier=classifier, config=engine_config(settings)
         )
         turns = batches = calls = tokens = facts = 0

@@ -33,6 +33,7 @@ import numpy as np
 
 from adk_memory.embedding.local import LocalEmbedder
 from adk_memory.engine import EngineConfig, MemoryEngine
+from adk_memory.factory import build_engine
 from adk_memory.model import InputEvent, Kind, MemoryRecord, Scope, Source, Status
 from adk_memory.retrieval.scoring import rerank
 from adk_memory.stores.sqlite.store import SqliteStore
@@ -172,7 +173,7 @@ async def measure_size(
     path = workdir / f"latency-{size}.db"
     build_s = await build_store(path, texts, vectors, seed)
     store = await SqliteStore(path).open()
-    engine = MemoryEngine(store, embedder=embedder, config=EngineConfig())
+    engine = build_engine(store, embedder=embedder, config=EngineConfig())
     # Warm-up: the first search loads the scope's vectors into memory; later ones do not.
     for query in queries[:10]:
         await engine.recall(SCOPE, query, top_k=TOP_K, now=NOW)
@@ -205,7 +206,7 @@ async def measure_ingest(
     store. Returns (events per second, events, memories written)."""
     rng = random.Random(seed)
     store = await SqliteStore(workdir / "ingest.db").open()
-    engine = MemoryEngine(store, embedder=embedder)
+    engine = build_engine(store, embedder=embedder)
     sessions: list[list[InputEvent]] = []
     start = NOW - timedelta(days=365)
     for s in range(max(1, events // 20)):

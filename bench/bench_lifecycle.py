@@ -38,6 +38,7 @@ from pathlib import Path
 
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.extraction.local import normalize_value, split_sentences
+from adk_memory.factory import build_engine
 from adk_memory.lifecycle.consolidation import (
     ConsolidationConfig,
     consolidate,
@@ -244,7 +245,7 @@ async def run_benchmark(
         store = await SqliteStore(Path(tmp) / "locomo.db").open()
         clock = SessionClock(conversations[0].sessions[0].date)
         config = EngineConfig(record_hits=False, recall_through_summaries=not args.active_only)
-        engine = MemoryEngine(store, config=config, clock=clock)
+        engine = build_engine(store, config=config, clock=clock)
         try:
             for conversation in conversations:
                 await run_conversation(engine, clock, conversation, args, ks, totals)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.extraction.base import FactExtractor
+from adk_memory.factory import build_engine
 from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory
 from adk_memory.stores.sqlite.store import SqliteStore
 from bench.locomo import (
@@ -158,7 +159,7 @@ async def run_benchmark(
 ) -> tuple[list[QuestionResult], IngestStats, list[float], int]:
     """Ingests and evaluates; returns (results, ingest stats, query latencies, memories)."""
     store = await SqliteStore(workdir / "locomo.db").open()
-    engine = MemoryEngine(
+    engine = build_engine(
         store,
         extractor=extractor,
         config=config or EngineConfig(record_hits=False),

@@ -26,9 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from adk_memory.embedding.local import LocalEmbedder
-from adk_memory.engine import EngineConfig, MemoryEngine
+from adk_memory.engine import EngineConfig
 from adk_memory.extraction.base import ExtractionResult, FactExtractor
 from adk_memory.extraction.local import LocalExtractor, display_name
+from adk_memory.factory import build_engine
 from adk_memory.model import Fact, InputEvent, Kind, Source
 from adk_memory.retrieval.scoring import ScoringConfig, decay_factor, score_hit
 from adk_memory.stores.base import SearchHit
@@ -95,7 +96,7 @@ async def collect(
     conversations: Sequence[Conversation], extractor: FactExtractor, workdir: Path
 ) -> tuple[list[Probe], IngestStats]:
     store = await SqliteStore(workdir / "tuning.db").open()
-    engine = MemoryEngine(store, extractor=extractor, config=EngineConfig(record_hits=False))
+    engine = build_engine(store, extractor=extractor, config=EngineConfig(record_hits=False))
     embedder = LocalEmbedder()
     stats = IngestStats()
     probes: list[Probe] = []

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from adk_memory.engine import MemoryEngine
+from adk_memory.factory import build_engine
 from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import FixedClock
 
@@ -18,6 +19,6 @@ def clock() -> FixedClock:
 @pytest.fixture
 async def engine(tmp_path: Path, clock: FixedClock) -> AsyncIterator[MemoryEngine]:
     store = await SqliteStore(tmp_path / "memory.db").open()
-    eng = MemoryEngine(store, clock=clock)
+    eng = build_engine(store, clock=clock)
     yield eng
     await eng.close()

@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.console import Console
 
 from adk_memory.cli.demo import APP, USER, run_demo
-from adk_memory.engine import MemoryEngine
+from adk_memory.factory import build_engine
 from adk_memory.model import Scope, Status
 from adk_memory.stores.sqlite.store import SqliteStore
 
@@ -25,7 +25,7 @@ async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
     assert "score = sim · decay · confidence" in text
     assert "memories injected" in text
 
-    engine = MemoryEngine(await SqliteStore(tmp_path / "memory.db").open())
+    engine = build_engine(await SqliteStore(tmp_path / "memory.db").open())
     try:
         scope = Scope(app_name=APP, user_id=USER)
         active = (await engine.list(scope, statuses=[Status.ACTIVE])).records

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from adk_memory.errors import BackendError, ConfigError
+from adk_memory.factory import build_engine
 from adk_memory.model import Scope
 from adk_memory.stores.memory_bank.store import MemoryBankStore
 from adk_memory.testing.emulator import EmulatorServer
@@ -89,12 +90,11 @@ async def test_outage_makes_recall_return_empty_within_its_deadline(
     faulty_emulator: EmulatorServer,
 ) -> None:
     from adk_memory.adk.service import AdkMemoryService
-    from adk_memory.engine import MemoryEngine
 
     # The store alone would keep retrying for up to 30 s; the service's deadline bounds the
     # turn instead, and an agent gets "no memories", never an exception or a hang.
     store = emulator_store(faulty_emulator, retry_deadline=30.0, call_timeout=2.0)
-    service = AdkMemoryService(MemoryEngine(store), search_timeout_s=1.0)
+    service = AdkMemoryService(build_engine(store), search_timeout_s=1.0)
     await store.upsert([make_record(ALICE, "User likes tea.")])
     set_faults(faulty_emulator, outage_seconds=5, error_code=503)
     start = time.monotonic()
