@@ -57,8 +57,7 @@ _CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
     r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
     r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
-    r"stopped|left|finished|done with|retired|new|started|starting|took a job|joined|"
-    r"relocated|from \S+(?: \S+){0,3} to)\b",
+    r"stopped|left|finished|done with|retired|took a job|relocated|from \S+(?: \S+){0,3} to)\b",
     re.IGNORECASE,
 )
 
@@ -75,7 +74,7 @@ _DISPLACE = [
         rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
         rf"finished(?: with)?|done with|pulled out of|moved (?:away )?from|moved out of|"
         rf"switched (?:away )?from|moved over from|migrated (?:away )?from|handed in my notice at|"
-        rf"broke up with|put|lost|tapering off|tapered off|barely (?:touch|use)|no more|"
+        rf"broke up with|lost|tapering off|tapered off|barely (?:touch|use)|no more|"
         rf"no longer (?:use|go to|play|drink|eat|see|have|work at|live in)) {_NP}{_NP_END}",
         rf"\b(?:my )?(?:final|last) day at {_NP}{_NP_END}",
         rf"\b(?:switched|moved|changed|migrated)(?: [\w-]+){{1,3}}? from {_NP}(?= to\b)",
@@ -102,7 +101,7 @@ _ARRIVE = re.compile(
 
 _STOP = frozenset(
     "the a an my our your his her their this that these those old new of in at on for to with "
-    "and or i we me it its is are was be been account club shift class lesson job habit "
+    "and or i we me it its is are was be been by account club shift class lesson job habit "
     "membership subscription plan".split()
 )
 
@@ -143,7 +142,7 @@ def content_words(text: str) -> set[str]:
     """The words that identify a value, plurals folded ("the U.S. Bank accounts" →
     {"u.s", "bank"})."""
     words = (w.strip(".'") for w in re.findall(r"[\w][\w.'+#-]*", text.lower()))
-    return {_singular(w) for w in words if w and w not in _STOP}
+    return {_singular(w) for w in words if w and w not in _STOP} - _STOP
 
 
 def _singular(word: str) -> str:

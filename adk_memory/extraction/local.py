@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from adk_memory.extraction.base import ExtractionResult
@@ -359,6 +359,10 @@ _SCOPED = re.compile(
 _INTRODUCTION = re.compile(
     r"^\W*(?:hi|hello|hey|hiya)\b|\bnice to meet\b|\bmy name\b|\bintroduce\b", re.IGNORECASE
 )
+#: A progressive verb ("I'm drinking tea now"): what is happening, not what holds.
+_PROGRESSIVE = re.compile(
+    r"\b(?:i'm|i am|we're|we are|i've been|we've been)\s+(?:\w+\s+)?\w+ing\b", re.I
+)
 _ASKS_NAME = re.compile(r"\b(?:your name|call you|who (?:are|is) (?:you|this|speaking))\b", re.I)
 
 
@@ -490,10 +494,11 @@ def match_change(sentence: str) -> SlotMatch | None:
     predicate = predicate_for_category(category)
     if predicate is None and new:
         predicate = head_attribute(text)
-    if predicate is None and not old and not new and said.change:
-        # "I'm an oat latte person now": a value of a one-at-a-time category, said as a
-        # change, moves that slot.
-        found = category_match(text)
+    if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
+        # "I'm an oat latte person now", "it's matcha every morning now": a specific value of
+        # a one-at-a-time category, said as a lasting change, moves that slot ("I'm drinking
+        # tea now" is a moment, "my bike" names no value).
+        found = category_match(text, specific=True)
         if found is not None and predicate_for_category(found[1]) is not None:
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
@@ -506,6 +511,27 @@ def match_change(sentence: str) -> SlotMatch | None:
         replaces=normalize_value(old[0]) if old else None,
         hedged=False,
     )
+
+
+#: The longest event a displacement-only change absorbs into its memory.
+_ABSORB_CHARS = 400
+
+
+def _merge_change(slots: Sequence[SlotMatch | None]) -> SlotMatch | None:
+    """One slot for a sentence whose clauses name a displaced value and at most one new slot
+    ("My old boss retired, so I report to Dana now"); None when there is no displacement or
+    several slots to keep apart."""
+    found = [slot for slot in slots if slot is not None]
+    changes = [slot for slot in found if slot.predicate == "change"]
+    others = [slot for slot in found if slot.predicate != "change"]
+    if not changes or len(others) > 1 or (len(found) == 1 and len(slots) == 1):
+        return None
+    if not others:
+        return changes[0]
+    slot = others[0]
+    if slot.replaces is None:
+        slot = replace(slot, replaces=changes[0].replaces)
+    return slot
 
 
 class LocalExtractor:
@@ -556,6 +582,8 @@ class LocalExtractor:
         )
         facts: list[Fact] = []
         remainder: list[str] = []
+        #: Every kept piece of the event in order, with the fact it became (None: episodic).
+        pieces: list[tuple[str, Fact | None]] = []
         for sentence in split_sentences(event.text):
             kept = salient_part(sentence, addressed_to_agent=with_agent)
             if kept is None:
@@ -564,13 +592,33 @@ class LocalExtractor:
             slots = [match_slot(c, introduction=introduction) or match_change(c) for c in clauses]
             if not any(slots):
                 remainder.append(kept)
+                pieces.append((kept, None))
+                continue
+            merged = _merge_change(slots)
+            if merged is not None:
+                # "The Civic got totalled, so I'm driving a Mazda 3 now": one memory holds
+                # what was displaced and what replaced it, in the person's words.
+                fact = self._slot_fact(event, speaker, kept, merged, source)
+                facts.append(fact)
+                pieces.append((kept, fact))
                 continue
             for clause, slot in zip(clauses, slots, strict=True):
                 if slot is None:
                     if not is_small_talk(clause):
                         remainder.append(clause)
+                        pieces.append((clause, None))
                 else:
-                    facts.append(self._slot_fact(event, speaker, clause, slot, source))
+                    fact = self._slot_fact(event, speaker, clause, slot, source)
+                    facts.append(fact)
+                    pieces.append((clause, fact))
+        changes = [f for f in facts if f.predicate == "change"]
+        if remainder and len(changes) == 1 and len(facts) == 1:
+            # A change that names only what it displaces ("We lost Biscuit in May.") keeps
+            # the rest of a short event ("We adopted a greyhound named Pepper.") in the same
+            # memory: the words that say what holds now stay beside what ended.
+            text = " ".join(piece for piece, _ in pieces)
+            if len(text) <= _ABSORB_CHARS:
+                return [changes[0].model_copy(update={"text": f"{speaker}: {text}"})]
         if remainder:
             facts.append(self._episodic(event, speaker, " ".join(remainder), previous))
         return facts

@@ -220,9 +220,18 @@ _CATEGORY_PREDICATE = {
 }
 
 
-def category_match(text: str) -> tuple[str, str] | None:
+#: Category words that name a kind of thing rather than a value ("my bike", "the phone"): a
+#: statement naming only these says nothing about which one.
+GENERIC_VALUES = frozenset(
+    {"car", "bike", "bicycle", "motorbike", "motorcycle", "scooter", "van", "truck", "phone"}
+    | {"laptop"}
+)
+
+
+def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | None:
     """The first known value named in `text` and its category ("four espressos a day" →
-    ("espressos", "drink")), longest phrase first, plurals folded."""
+    ("espressos", "drink")), longest phrase first, plurals folded; with `specific`, generic
+    words ("car", "phone") are skipped."""
     words = [w.strip(".,;:!?\"'()") for w in text.lower().split()]
     words = [w for w in words if w]
     for size in (3, 2, 1):
@@ -230,15 +239,15 @@ def category_match(text: str) -> tuple[str, str] | None:
             phrase = " ".join(words[i : i + size])
             for form in (phrase, phrase[:-1] if phrase.endswith("s") else phrase):
                 category = CATEGORY_OF.get(form)
-                if category:
+                if category and not (specific and form in GENERIC_VALUES):
                     return phrase, category
     return None
 
 
-def category_of(text: str) -> str | None:
+def category_of(text: str, *, specific: bool = False) -> str | None:
     """The category of the first known value named in `text` ("four espressos a day" →
     "drink")."""
-    match = category_match(text)
+    match = category_match(text, specific=specific)
     return match[1] if match else None
 
 

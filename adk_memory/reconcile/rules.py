@@ -79,7 +79,7 @@ def _names(value: str, text: str) -> bool:
 
 
 def _category(record: MemoryRecord) -> str | None:
-    return predicate_for_category(category_of(record.object or _body(record)))
+    return predicate_for_category(category_of(record.object or _body(record), specific=True))
 
 
 #: Where the speaker lives, said in passing ("Living in Austin means tacos", "My apartment

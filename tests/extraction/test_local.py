@@ -225,3 +225,18 @@ async def test_a_long_pasted_log_becomes_bounded_excerpts_citing_the_event() -> 
     assert sum("disk quota exceeded" in f.text for f in facts) == 1
     kept = "\n".join(f.text.split(": ", 1)[1] for f in facts)
     assert kept.splitlines() == lines
+
+
+async def test_a_change_and_its_new_value_are_one_memory_in_the_persons_words() -> None:
+    [fact] = await _facts(
+        _event("The Civic got totalled in that hailstorm, so I'm driving a Mazda 3 now.")
+    )
+    assert (fact.predicate, fact.object, fact.replaces) == ("vehicle", "Mazda 3", "civic")
+    assert (
+        fact.text == "User: The Civic got totalled in that hailstorm, so I'm driving a Mazda 3 now."
+    )
+    [absorbed] = await _facts(
+        _event("We lost Biscuit in May. We adopted a greyhound named Pepper.")
+    )
+    assert absorbed.replaces == "biscuit"
+    assert absorbed.text == "User: We lost Biscuit in May. We adopted a greyhound named Pepper."

@@ -156,3 +156,12 @@ async def test_a_free_wording_update_supersedes_the_one_memory_with_the_words(
     assert await _active(engine) == ["User: Traded in the Golf for an e-bike."]
     [old] = (await engine.list(SCOPE, statuses=[Status.SUPERSEDED])).records
     assert old.text == "User: I drive a VW Golf, it's ancient but reliable."
+
+
+async def test_a_negated_habit_retires_the_episode_that_states_it(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    await _say(engine, clock, "I work nights at the warehouse.")
+    await _say(engine, clock, "No more night shifts, I'm on days at the warehouse now.", days=30)
+    superseded = (await engine.list(SCOPE, statuses=[Status.SUPERSEDED])).records
+    assert [r.text for r in superseded] == ["User: I work nights at the warehouse."]
