@@ -136,11 +136,12 @@ async def test_memories_are_stored_and_recalled_through_adk_api_server(
     while not (stored := await stored_texts(store_uri)):
         assert time.monotonic() < deadline, log.read_text()
         await asyncio.sleep(0.1)
-    assert stored == ["User lives in Berlin."]
+    [fact] = stored  # one memory, in whatever words the extractor keeps it
+    assert "Berlin" in fact
 
     second = new_session(client)
     events = run(client, second, "What do you remember about where I live?")
     assert any("functionCall" in p for e in events for p in e["content"]["parts"])
-    assert texts(events)[-1] == "From memory: User lives in Berlin."
+    assert texts(events)[-1] == f"From memory: {fact}"
     injected = [int(n) for n in re.findall(r"(\d+) memories injected", log.read_text())]
     assert injected == [0, 1]  # nothing known in session 1; prefetched into session 2

@@ -91,7 +91,7 @@ async def state(app: Harness, session: str, server: EmulatorServer, index: int) 
     failures = app.plugin.saves.stats.failures
     await app.turn(session, FACTS[index][0])
     if index in OUTAGE:  # the save really was tried, and failed, during the outage
-        await until(lambda: app.plugin.saves.stats.failures > failures)
+        await until(lambda: app.plugin.saves.stats.failures > failures, timeout_s=60)
 
 
 async def missing(service: AdkMemoryService, user: str = USER) -> list[str]:
