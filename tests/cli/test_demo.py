@@ -16,11 +16,12 @@ async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
     console = Console(record=True, width=200)
     await run_demo(tmp_path, console=console)
     text = console.export_text()
-    assert "User mainly programs in Java. → User mainly programs in Go." in text
-    assert "User lives in Berlin. → User lives in Munich." in text
+    # Memories keep the person's own words; the slot only annotates them.
+    assert "User: I mostly write Java at work. → User: Big news: we migrated everything" in text
+    assert "User: I live in Berlin → User: I moved to Munich last month." in text
     assert (
-        "User takes whiskey neat. → User takes whiskey with a splash of water. → "
-        "User takes whiskey on the rocks." in text
+        "User: I like my whiskey neat. → User: These days I take my whiskey with a splash of "
+        "water. → User: I take my whiskey on the rocks now." in text
     )
     assert "score = sim · decay · confidence" in text
     assert "memories injected" in text
