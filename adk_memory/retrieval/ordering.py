@@ -30,9 +30,11 @@ class OrderingConfig(BaseModel):
     #: A memory joins a group only with at least this share of the group head's score, so a
     #: newer but barely relevant memory never jumps ahead of the answer.
     min_relative_score: float = Field(default=0.6, ge=0.0, le=1.0)
-    #: Earlier answers go after every other recalled memory (they stay in the results,
-    #: marked earlier, but do not crowd the top ranks).
-    earlier_last: bool = True
+    #: Earlier answers go after every other recalled memory instead of right after the
+    #: latest. Off by default: when two memories are wrongly taken for answers to one
+    #: question (both true: "I play tennis", "I play squash"), it would push a true fact
+    #: out of the top ranks.
+    earlier_last: bool = False
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 

@@ -35,10 +35,16 @@ def test_same_slot_answers_come_newest_first_and_are_marked() -> None:
     ordered = current_first([old, other, new], vectors, OrderingConfig())
     assert [m.record.text for m in ordered] == [
         "User lives in Munich.",
+        "User lives in Berlin.",
+        "User likes tea.",
+    ]
+    assert [m.latest for m in ordered] == [True, False, None]
+    last = current_first([old, other, new], vectors, OrderingConfig(earlier_last=True))
+    assert [m.record.text for m in last] == [
+        "User lives in Munich.",
         "User likes tea.",
         "User lives in Berlin.",
     ]
-    assert [m.latest for m in ordered] == [True, None, False]
 
 
 def test_near_identical_episodes_group_by_embedding() -> None:
