@@ -27,6 +27,7 @@ from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.extraction.base import FactExtractor
 from adk_memory.factory import build_engine
 from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory
+from adk_memory.retrieval.ordering import OrderingConfig
 from adk_memory.stores.sqlite.store import SqliteStore
 from bench.locomo import (
     CATEGORY_NAMES,
@@ -99,35 +100,41 @@ class QuestionResult:
     sources: list[int]
 
 
-def score_question(
-    question: Question, ranked: Sequence[ScoredMemory], ks: Sequence[int]
-) -> QuestionResult:
-    cited = [m.record.source.event_ids for m in ranked]
-    return QuestionResult(
-        category=question.category,
-        recalls={k: recall_at_k(question.evidence, cited, k) for k in ks},
-        sources=[len(ids) for ids in cited[:10]],
-    )
-
-
 async def evaluate_conversation(
     engine: MemoryEngine,
     conversation: Conversation,
     ks: Sequence[int],
     latencies: list[float] | None = None,
 ) -> list[QuestionResult]:
-    """Recalls every evaluable question of a conversation; appends per-query seconds."""
+    """Recalls every evaluable question of a conversation; appends per-query seconds.
+
+    R@k is measured on `recall(top_k=k)`, what a caller asking for k memories gets: recall
+    orders answers to the same question newest first within the k it returns, so the first
+    k of a longer list is not the same set."""
     scope = scope_for(conversation)
     results: list[QuestionResult] = []
     for question in evaluable(conversation.questions):
-        started = time.perf_counter()
-        ranked = await engine.recall(
-            scope, question.question, top_k=max(ks), now=conversation.last_date
-        )
-        if latencies is not None:
-            latencies.append(time.perf_counter() - started)
-        results.append(score_question(question, ranked, ks))
+        by_k: dict[int, list[ScoredMemory]] = {}
+        for k in sorted(ks, reverse=True):
+            started = time.perf_counter()
+            by_k[k] = await engine.recall(
+                scope, question.question, top_k=k, now=conversation.last_date
+            )
+            if latencies is not None and k == max(ks):
+                latencies.append(time.perf_counter() - started)
+        results.append(score_at_each_k(question, by_k))
     return results
+
+
+def score_at_each_k(question: Question, by_k: dict[int, list[ScoredMemory]]) -> QuestionResult:
+    """R@k of each k from its own recall; source counts from the top 10 (or the largest)."""
+    cited = {k: [m.record.source.event_ids for m in ranked] for k, ranked in by_k.items()}
+    shown = cited.get(10) or cited[max(cited)]
+    return QuestionResult(
+        category=question.category,
+        recalls={k: recall_at_k(question.evidence, ids, k) for k, ids in cited.items()},
+        sources=[len(ids) for ids in shown[:10]],
+    )
 
 
 def recall_rows(results: Sequence[QuestionResult], ks: Sequence[int]) -> list[list[object]]:
@@ -235,6 +242,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--no-captions", action="store_true", help="leave shared-image captions out of turns"
     )
+    parser.add_argument(
+        "--no-ordering",
+        action="store_true",
+        help="pure score order (no newest-first ordering of same-question answers)",
+    )
     return parser.parse_args(argv)
 
 
@@ -244,8 +256,11 @@ async def run(argv: Sequence[str]) -> str:
     conversations = load_locomo(args.data, captions=not args.no_captions)
     conversations = conversations[: args.conversations]
     with tempfile.TemporaryDirectory(prefix="adkmem-locomo-") as tmp:
+        config = EngineConfig(
+            record_hits=False, ordering=OrderingConfig(enabled=not args.no_ordering)
+        )
         results, stats, latencies, memories = await run_benchmark(
-            conversations, ks, workdir=Path(tmp)
+            conversations, ks, config=config, workdir=Path(tmp)
         )
     return render(results, stats, latencies, memories, ks, len(conversations), argv)
 

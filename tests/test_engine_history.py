@@ -228,3 +228,14 @@ async def test_erase_removes_every_record_of_the_scope_only(engine: MemoryEngine
     assert await engine.store.get(berlin.id) is None
     assert len((await engine.list(bob)).records) == 1
     assert await engine.erase(ALICE) == 0
+
+
+async def test_a_query_naming_the_user_by_id_scores_like_a_first_person_one(
+    engine: MemoryEngine,
+) -> None:
+    await engine.remember(ALICE, "I live in Berlin.")
+    await engine.remember(ALICE, "I'm allergic to peanuts.")
+    by_name = await engine.recall(ALICE, "Where does alice live?")
+    first_person = await engine.recall(ALICE, "Where do I live?")
+    assert "Berlin" in by_name[0].record.text
+    assert by_name[0].score >= 0.8 * first_person[0].score

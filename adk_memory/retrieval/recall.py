@@ -81,7 +81,9 @@ class Retriever:
         self, scope: Scope, texts: Sequence[str], *, k: int, now: datetime
     ) -> list[list[ScoredMemory]]:
         """The top-k active memories for each (validated) query text, best first."""
-        names = await self._user_names(scope)
+        # The user's stated names and their user id ("where does alice live?" for the user
+        # "alice") are read as "the user", the way facts about the user are stored.
+        names = [*await self._user_names(scope), scope.user_id]
         texts = [as_user_query(text, names) for text in texts]
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.scoring.overfetch, self.store.max_search_k)
