@@ -27,10 +27,13 @@ from bench.report import RESULTS_DIR, command_line, machine
 MODULE = "bench.run_all"
 #: Benchmark modules in the order they run (cheap and self-contained first).
 BENCHES = (
+    "bench_cli",
     "bench_latency",
     "bench_locomo",
     "bench_updates",
     "bench_plugin",
+    "bench_cache",
+    "bench_soak",
     "bench_memory_bank",
     "bench_vector_search",
     "bench_lifecycle",
