@@ -46,6 +46,7 @@ SESSIONS: list[tuple[datetime, list[str]]] = [
             "I like my whiskey neat.",
             "I'm allergic to peanuts.",
             "I like coffee in the morning.",
+            "I drive a VW Golf to work.",
         ],
     ),
     (
@@ -63,6 +64,8 @@ SESSIONS: list[tuple[datetime, list[str]]] = [
             "I moved to Munich last month.",
             "These days I take my whiskey with a splash of water.",
             "I live in Munich now and I love the beer gardens.",
+            # An update in words no slot pattern knows: the change is what it displaces.
+            "Traded in the Golf for an e-bike, best decision this year.",
         ],
     ),
 ]
@@ -71,6 +74,7 @@ QUERIES = [
     "How does Sam take his whiskey?",
     "Where does Sam live?",
     "What is Sam allergic to?",
+    "What does Sam drive?",
 ]
 LIVE_TURNS = [
     "Any idea what I should drink tonight?",

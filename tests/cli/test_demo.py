@@ -23,6 +23,8 @@ async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
         "User: I like my whiskey neat. → User: These days I take my whiskey with a splash of "
         "water. → User: I take my whiskey on the rocks now." in text
     )
+    # An update no slot pattern names: what it displaces makes it one.
+    assert "User: I drive a VW Golf to work. → User: Traded in the Golf for an e-bike" in text
     assert "score = sim · decay · confidence" in text
     assert "memories injected" in text
 
@@ -31,6 +33,7 @@ async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
         scope = Scope(app_name=APP, user_id=USER)
         active = (await engine.list(scope, statuses=[Status.ACTIVE])).records
         assert not any("Java" in r.text and "Go" not in r.text for r in active)
+        assert not any("Golf" in r.text and "e-bike" not in r.text for r in active)
         assert {r.object for r in active if r.predicate == "allergic_to"} == {"peanuts", "cats"}
         [whiskey] = [r for r in active if r.predicate == "prefers:whiskey"]
         assert whiskey.object == "on the rocks"
