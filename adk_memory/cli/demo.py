@@ -26,6 +26,7 @@ from google.genai import types
 from rich.console import Console
 from rich.table import Table
 
+from adk_memory.adk.events import content_text
 from adk_memory.adk.plugin import MemoryPlugin
 from adk_memory.adk.service import AdkMemoryService
 from adk_memory.cli.errors import run
@@ -90,8 +91,7 @@ async def _run_turns(runner: Runner, session: Session, turns: Sequence[str]) -> 
         async for event in runner.run_async(
             user_id=USER, session_id=session.id, new_message=message
         ):
-            if event.content and event.content.parts:
-                reply += "".join(p.text or "" for p in event.content.parts)
+            reply += content_text(event.content, separator="")
         replies.append(reply)
     return replies
 

@@ -8,7 +8,6 @@ anything else, every request needs it.
 from __future__ import annotations
 
 import errno
-import ipaddress
 import socket
 import sys
 
@@ -16,22 +15,13 @@ import click
 
 from adk_memory.cli.errors import run
 from adk_memory.cli.options import chosen_store, store_option
+from adk_memory.google_api.endpoints import is_loopback_host
 
 #: Loopback names a browser may send as the Host header.
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: Request-line and header bytes accepted: a long playground query must reach the inspector,
 #: which answers it with a clear error, rather than be cut off by the HTTP parser.
 MAX_REQUEST_HEAD = 256 * 1024
-
-
-def is_loopback(host: str) -> bool:
-    """Whether `host` names only this machine (127.0.0.0/8, ::1 or localhost)."""
-    if host.strip("[]").lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -95,7 +85,7 @@ def inspect(ctx: click.Context, host: str, port: int, token: str | None) -> None
     if token is not None and len(token) < 16:
         raise click.BadParameter("use at least 16 characters", param_hint="--token")
     access_token = token or new_token()
-    loopback = is_loopback(host)
+    loopback = is_loopback_host(host)
     run(_serve(chosen_store(ctx), host, port, access_token, loopback))
 
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from adk_memory.cli.inspect import is_loopback
 from adk_memory.cli.main import cli
+from adk_memory.google_api.endpoints import is_loopback_host as is_loopback
 from adk_memory.stores.sqlite.store import SqliteStore
 from tests.inspector.support import local_env, run_async, seed, serving
 
