@@ -30,6 +30,8 @@ ENV_LEXICAL_WEIGHT = "ADK_MEMORY_LEXICAL_WEIGHT"
 ENV_EMBEDDER = "ADK_MEMORY_EMBEDDER"
 ENV_AGENT_MODEL = "ADK_MEMORY_AGENT_MODEL"
 ENV_TRUST_BASE_URL = "ADK_MEMORY_TRUST_BASE_URL"
+ENV_INSPECTOR_TOKEN = "ADK_MEMORY_INSPECTOR_TOKEN"
+ENV_DEBUG = "ADK_MEMORY_DEBUG"
 GEMINI_PREFIX = "ADK_MEMORY_GEMINI_"
 
 DEFAULT_GEMINI_MODEL = "gemini-2.5-flash"
@@ -63,6 +65,8 @@ _SETTINGS_FIELDS = {
     "embedder": ENV_EMBEDDER,
     "agent_model": ENV_AGENT_MODEL,
     "trust_base_url": ENV_TRUST_BASE_URL,
+    "inspector_token": ENV_INSPECTOR_TOKEN,
+    "debug": ENV_DEBUG,
 }
 
 #: Every environment variable adk-memory reads.
@@ -156,6 +160,10 @@ class Settings(BaseModel):
     #: Send Google credentials to a base URL override on any host, not only Google's
     #: API hosts and loopback (see `adk_memory.google_api.endpoints`).
     trust_base_url: bool = False
+    #: The memory inspector's access token (`adk-memory inspect`); None: a new random one.
+    inspector_token: str | None = None
+    #: The CLI re-raises errors with their traceback instead of one line (for developers).
+    debug: bool = False
     gemini: GeminiSettings = Field(default_factory=GeminiSettings)
 
     @classmethod
@@ -174,6 +182,8 @@ class Settings(BaseModel):
                 values[field] = str(values[field]).lower()
         if "trust_base_url" in values:
             values["trust_base_url"] = _flag(ENV_TRUST_BASE_URL, str(values["trust_base_url"]))
+        if "debug" in values:
+            values["debug"] = _flag(ENV_DEBUG, str(values["debug"]))
         try:
             return cls(**values, gemini=GeminiSettings.from_env(env))
         except ValidationError as exc:

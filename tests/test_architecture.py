@@ -96,3 +96,33 @@ def test_lazy_public_names_resolve() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_config_is_the_only_reader_of_adk_memory_variables() -> None:
+    """`os.environ` / `os.getenv` / click `envvar=` with an ADK_MEMORY_* name appear nowhere
+    but config.py (and agents/ reads its settings through it)."""
+    readers = []
+    for path in [*PACKAGE.rglob("*.py"), *(PACKAGE.parent / "agents").rglob("*.py")]:
+        if path.name == "config.py" and path.parent == PACKAGE:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if node.value.startswith("ADK_MEMORY_") and _in_env_read(tree, node):
+                    readers.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert readers == []
+
+
+def _in_env_read(tree: ast.AST, constant: ast.Constant) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = ast.unparse(node.func)
+            env_call = func.endswith(("environ.get", "getenv", "environ.__getitem__"))
+            if env_call and constant in node.args:
+                return True
+            if any(k.arg == "envvar" and k.value is constant for k in node.keywords):
+                return True
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("environ"):
+            if node.slice is constant:
+                return True
+    return False

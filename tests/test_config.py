@@ -30,6 +30,8 @@ PROBES = {
     "ADK_MEMORY_LEXICAL_WEIGHT": "0.1",
     "ADK_MEMORY_AGENT_MODEL": "scripted",
     "ADK_MEMORY_TRUST_BASE_URL": "1",
+    "ADK_MEMORY_INSPECTOR_TOKEN": "a-token-of-sixteen-chars",
+    "ADK_MEMORY_DEBUG": "1",
     "ADK_MEMORY_GEMINI_MODEL": "gemini-2.5-pro",
     "ADK_MEMORY_GEMINI_EMBEDDING_MODEL": "text-embedding-005",
     "ADK_MEMORY_GEMINI_EMBEDDING_DIMENSION": "256",

@@ -7,7 +7,6 @@ no command can print a traceback. `ADK_MEMORY_DEBUG=1` re-raises for a developer
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -15,11 +14,16 @@ import click
 
 T = TypeVar("T")
 
-DEBUG_ENV = "ADK_MEMORY_DEBUG"
-
 
 def debugging() -> bool:
-    return os.environ.get(DEBUG_ENV, "").strip().lower() in ("1", "true", "yes", "on")
+    """`ADK_MEMORY_DEBUG` (read by config, like every setting); off when settings are bad."""
+    from adk_memory.config import Settings
+    from adk_memory.errors import ConfigError
+
+    try:
+        return Settings.from_env().debug
+    except ConfigError:
+        return False
 
 
 def validation_message(exc: Exception) -> str:
@@ -59,7 +63,7 @@ def one_line(exc: BaseException) -> click.ClickException:
         return click.ClickException(f"cannot use{where}: {exc.strerror or exc}")
     name = type(exc).__name__
     return click.ClickException(
-        f"unexpected {name}: {exc} (set {DEBUG_ENV}=1 to see where it was raised)"
+        f"unexpected {name}: {exc} (set ADK_MEMORY_DEBUG=1 to see where it was raised)"
     )
 
 

@@ -65,7 +65,6 @@ def url_of(host: str, port: int, token: str) -> str:
 )
 @click.option(
     "--token",
-    envvar="ADK_MEMORY_INSPECTOR_TOKEN",
     default=None,
     help="Access token (env ADK_MEMORY_INSPECTOR_TOKEN; default: a new random one).",
 )
@@ -80,8 +79,10 @@ def inspect(ctx: click.Context, host: str, port: int, token: str | None) -> None
       adk-memory --store adkmem+sqlite:///./memory.db inspect --port 8799
       adk-memory inspect --host 0.0.0.0   # reachable from elsewhere: token on every page
     """
+    from adk_memory.config import Settings
     from adk_memory.inspector.auth import new_token
 
+    token = token or Settings.from_env().inspector_token
     if token is not None and len(token) < 16:
         raise click.BadParameter("use at least 16 characters", param_hint="--token")
     access_token = token or new_token()

@@ -9,21 +9,20 @@ each turn in the background; `load_memory` lets the model search memory itself. 
 
 from __future__ import annotations
 
-import os
-
 from google.adk.agents import LlmAgent
 from google.adk.apps import App
 from google.adk.models.base_llm import BaseLlm
 from google.adk.tools.load_memory_tool import load_memory_tool
 
 from adk_memory.adk.plugin import MemoryPlugin
+from adk_memory.config import Settings
 from adk_memory.testing.scripted_llm import ScriptedLlm
 
 DEFAULT_MODEL = "gemini-2.5-flash"
 
 
 def _model() -> str | BaseLlm:
-    name = os.environ.get("ADK_MEMORY_AGENT_MODEL", "").strip() or DEFAULT_MODEL
+    name = Settings.from_env().agent_model or DEFAULT_MODEL
     return ScriptedLlm() if name == "scripted" else name
 
 
