@@ -9,15 +9,19 @@ defaults.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from adk_memory.config import EmbedderBackend, LlmBackend, Settings
 from adk_memory.embedding.base import Embedder
 from adk_memory.engine import EngineConfig, MemoryEngine
-from adk_memory.extraction.base import FactExtractor
-from adk_memory.model import utcnow
-from adk_memory.reconcile.base import ContradictionClassifier
+from adk_memory.extraction.base import ExtractionResult, FactExtractor
+from adk_memory.model import InputEvent, utcnow
+from adk_memory.reconcile.base import (
+    ClassificationResult,
+    ContradictionClassifier,
+    ReconcileItem,
+)
 from adk_memory.retrieval.scoring import ScoringConfig
 from adk_memory.stores.base import MemoryStore
 from adk_memory.stores.uri import open_store
@@ -46,22 +50,43 @@ def build_engine(
         from adk_memory.embedding.local import LocalEmbedder
 
         embedder = LocalEmbedder()
-    if extractor is None:
-        from adk_memory.extraction.local import LocalExtractor
-
-        extractor = LocalExtractor()
-    if classifier is None:
-        from adk_memory.reconcile.local import LocalClassifier
-
-        classifier = LocalClassifier()
     return MemoryEngine(
         store,
         embedder=embedder,
-        extractor=extractor,
-        classifier=classifier,
+        extractor=_LocalExtractorOnFirstUse() if extractor is None else extractor,
+        classifier=_LocalClassifierOnFirstUse() if classifier is None else classifier,
         config=config,
         clock=clock,
     )
+
+
+class _LocalExtractorOnFirstUse:
+    """`LocalExtractor`, loaded on the first extraction: its rules take a few hundred ms of
+    CPU to compile, which a process that only recalls (a CLI `recall`) need not pay."""
+
+    def __init__(self) -> None:
+        self._inner: FactExtractor | None = None
+
+    async def extract(self, events: Sequence[InputEvent]) -> ExtractionResult:
+        if self._inner is None:
+            from adk_memory.extraction.local import LocalExtractor
+
+            self._inner = LocalExtractor()
+        return await self._inner.extract(events)
+
+
+class _LocalClassifierOnFirstUse:
+    """`LocalClassifier`, loaded on the first classification (see the extractor's)."""
+
+    def __init__(self) -> None:
+        self._inner: ContradictionClassifier | None = None
+
+    async def classify(self, items: Sequence[ReconcileItem]) -> ClassificationResult:
+        if self._inner is None:
+            from adk_memory.reconcile.local import LocalClassifier
+
+            self._inner = LocalClassifier()
+        return await self._inner.classify(items)
 
 
 def engine_config(settings: Settings) -> EngineConfig:
