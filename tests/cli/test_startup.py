@@ -43,3 +43,16 @@ def test_sqlite_remember_and_recall_import_no_adk_genai_or_emulator(tmp_path: Pa
     assert _loaded(remembered, HEAVY) == []
     recalled = _modules_after("--store", store, "recall", *scope, "tea?")
     assert _loaded(recalled, HEAVY) == []
+
+
+def test_recall_does_not_load_the_extractor_or_classifier(tmp_path: Path) -> None:
+    store = f"adkmem+sqlite:///{tmp_path}/m.db"
+    scope = ("--app", "a", "--user", "u")
+    _modules_after("--store", store, "remember", *scope, "I like tea.")
+    recalled = _modules_after("--store", store, "recall", *scope, "tea?")
+    rules = (
+        "adk_memory.extraction.local",
+        "adk_memory.reconcile.local",
+        "adk_memory.reconcile.rules",
+    )
+    assert _loaded(recalled, rules) == []
