@@ -107,9 +107,13 @@ def test_config_is_the_only_reader_of_adk_memory_variables() -> None:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if node.value.startswith("ADK_MEMORY_") and _in_env_read(tree, node):
-                    readers.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value.startswith("ADK_MEMORY_")
+                and _in_env_read(tree, node)
+            ):
+                readers.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert readers == []
 
 
@@ -122,7 +126,10 @@ def _in_env_read(tree: ast.AST, constant: ast.Constant) -> bool:
                 return True
             if any(k.arg == "envvar" and k.value is constant for k in node.keywords):
                 return True
-        if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("environ"):
-            if node.slice is constant:
-                return True
+        if (
+            isinstance(node, ast.Subscript)
+            and ast.unparse(node.value).endswith("environ")
+            and node.slice is constant
+        ):
+            return True
     return False

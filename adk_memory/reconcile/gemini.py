@@ -55,8 +55,9 @@ fact). For every new fact decide:
 Only the same subject and attribute may supersede. `stated_at` is when something was said,
 `valid_at` when it became true: a later statement supersedes an earlier one ("I moved to
 Munich last week" replaces "I live in Berlin" said a few days before), unless the new
-statement is explicitly about the past ("I lived in Rome as a child"). Reply with exactly one verdict per new fact: its
-`fact` number, the `decision`, the `candidates` numbers (empty for ADD) and a short `reason`.
+statement is explicitly about the past ("I lived in Rome as a child"). Reply with exactly
+one verdict per new fact: its `fact` number, the `decision`, the `candidates` numbers
+(empty for ADD) and a short `reason`.
 """
 
 _INSTRUCTIONS = "Classify each new fact against its numbered candidates."
