@@ -371,11 +371,28 @@ def _erase(ctx: click.Context, scope: Scope, *, dry_run: bool, as_json: bool) ->
         return await engine.erase(scope)
 
     count = with_engine(ctx, body, quiet=as_json)
+    if not dry_run:
+        _discard_pending_saves(scope)
     if as_json:
         emit_json({"erased": count, "dry_run": dry_run} if dry_run else {"erased": count})
         return
     verb = "would erase" if dry_run else "erased"
     console().print(f"{verb} {count} memories of {scope}")
+
+
+def _discard_pending_saves(scope: Scope) -> None:
+    """Drops the user's saves waiting in the plugin's default outbox (what the ADK service's
+    `erase_user` does in a running app), so no pending save writes the user back later."""
+    from adk_memory.adk.outbox import Outbox, default_outbox_path
+
+    path = default_outbox_path()
+    if not path.exists():
+        return
+    outbox = Outbox(path)
+    try:
+        outbox.discard_scope(scope.app_name, scope.user_id)
+    finally:
+        outbox.close()
 
 
 MEMORY_COMMANDS = (remember, recall, ingest, list_memories, history, forget)

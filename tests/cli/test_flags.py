@@ -184,3 +184,25 @@ def test_demo_json_prints_one_document(tmp_path: Path) -> None:
     assert report["store"].endswith("memory.db")
     assert len(report["sessions"]) == 3 and report["live"]
     assert "on the rocks" in report["whiskey"][-1]
+
+
+def test_forget_all_drops_the_users_pending_saves_too(
+    store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from google.adk.events.event import Event
+    from google.genai import types
+
+    from adk_memory.adk.outbox import Outbox, default_outbox_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    default_outbox_path().parent.mkdir(parents=True)
+    outbox = Outbox(default_outbox_path())
+    said = Event(
+        author="user", content=types.Content(role="user", parts=[types.Part(text="I like tea.")])
+    )
+    for user in ("alice", "bob"):
+        outbox.put("dest", app_name="shop", user_id=user, session_id="s", events=[said])
+    remembered(store, "I live in Berlin.")
+    invoke("--store", store, "forget", *SCOPE, "--all", "--json")
+    assert outbox.count() == 1  # bob's save waits; alice's is gone with her memories
+    outbox.close()
