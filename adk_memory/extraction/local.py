@@ -244,12 +244,6 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         False,
         Kind.PREFERENCE,
     ),
-    (
-        r"^i (?:prefer|like) (?P<obj>[^.,;!?]+?) (?:over|to|more than) (?P<old>[^.,;!?]+?)$",
-        "likes",
-        True,
-        Kind.PREFERENCE,
-    ),
     (r"^i (?:mostly |mainly |usually )?use {obj}$", "uses", True, Kind.PREFERENCE),
     (r"^i(?:'m| am) (?:now )?using (?:an? |the |my )?{obj}$", "uses", True, Kind.PREFERENCE),
     (r"^i (?:earn|make) (?:about |around |roughly )?{obj}$", "salary", True, Kind.PROFILE),
