@@ -194,8 +194,10 @@ class Reconciler:
             if other.record.id == plan.record.id:
                 continue
             similarity = float(np.dot(other.vector, plan.vector))
-            same_slot = bool(fact.predicate) and (
-                (other.fact.subject, other.fact.predicate) == (fact.subject, fact.predicate)
+            same_slot = (
+                fact.kind is not Kind.EPISODIC
+                and bool(fact.predicate)
+                and (other.fact.subject, other.fact.predicate) == (fact.subject, fact.predicate)
             )
             if same_slot or similarity >= _batch_similarity_floor(found, self.candidates):
                 found[other.record.id] = Candidate(record=other.record, similarity=similarity)
