@@ -239,3 +239,15 @@ async def test_a_query_naming_the_user_by_id_scores_like_a_first_person_one(
     first_person = await engine.recall(ALICE, "Where do I live?")
     assert "Berlin" in by_name[0].record.text
     assert by_name[0].score >= 0.8 * first_person[0].score
+
+
+async def test_a_user_id_that_is_a_word_does_not_rewrite_queries(engine: MemoryEngine) -> None:
+    """For the user "me", "Tell me about my car" is searched as said: it scores exactly as
+    it does for a user whose id is no word."""
+    scores = []
+    for user_id in ("me", "u-17"):
+        scope = Scope(app_name="app", user_id=user_id)
+        await engine.remember(scope, "My car is a red Mazda.")
+        [hit] = await engine.recall(scope, "Tell me about my car")
+        scores.append(hit.breakdown.similarity)
+    assert scores[0] == scores[1]

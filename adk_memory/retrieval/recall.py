@@ -41,6 +41,20 @@ def as_user_query(query: str, names: Sequence[str]) -> str:
     return query
 
 
+#: Words a user id may be that are not names: rewriting them in a query would change it
+#: ("tell me about…" for the user "me").
+_NOT_NAMES = frozenset(
+    "i me my you your he him his she her hers it its we us our they them their user "
+    "the and test".split()
+)
+
+
+def _reads_as_name(user_id: str) -> bool:
+    """Whether a user id can stand for the user in a query: letters only, at least three,
+    and not a pronoun or a common word."""
+    return len(user_id) >= 3 and user_id.isalpha() and user_id.lower() not in _NOT_NAMES
+
+
 def _match(hit: SearchHit) -> float:
     return hit.cosine + hit.lexical
 
@@ -81,9 +95,12 @@ class Retriever:
         self, scope: Scope, texts: Sequence[str], *, k: int, now: datetime
     ) -> list[list[ScoredMemory]]:
         """The top-k active memories for each (validated) query text, best first."""
-        # The user's stated names and their user id ("where does alice live?" for the user
-        # "alice") are read as "the user", the way facts about the user are stored.
-        names = [*await self._user_names(scope), scope.user_id]
+        # The user's stated names and a user id that reads as a name ("where does alice
+        # live?" for the user "alice") are read as "the user", the way facts about the user
+        # are stored.
+        names = await self._user_names(scope)
+        if _reads_as_name(scope.user_id):
+            names = [*names, scope.user_id]
         texts = [as_user_query(text, names) for text in texts]
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.scoring.overfetch, self.store.max_search_k)
