@@ -45,7 +45,7 @@ from adk_memory.reconcile.base import ContradictionClassifier
 from adk_memory.retrieval.ordering import OrderingConfig
 from adk_memory.retrieval.recall import Retriever
 from adk_memory.retrieval.scoring import ScoringConfig
-from adk_memory.stores.base import ListFilter, MemoryStore, Page
+from adk_memory.stores.base import ListFilter, MemoryStore, Page, RevisionStore
 
 logger = logging.getLogger("adk_memory")
 
@@ -307,7 +307,9 @@ class MemoryEngine:
 
     async def history(self, memory_id: str) -> builtins.list[MemoryRecord]:
         """The supersession chain through a memory, oldest statement first: what it replaced
-        (and what that replaced), the memory itself, and whatever replaced it since."""
+        (and what that replaced), the memory itself, and whatever replaced it since. On a
+        store that keeps earlier values itself (`RevisionStore`: Memory Bank's revisions), the
+        values each of them had before are in the chain too, as superseded records."""
         record = await self.get(memory_id)
         chain = [record]
         seen = {record.id}
@@ -329,6 +331,9 @@ class MemoryEngine:
             chain.append(newer)
             seen.add(newer.id)
             current = newer
+        if isinstance(self.store, RevisionStore):
+            for item in builtins.list(chain):
+                chain += [r for r in await self.store.revisions(item) if r.id not in seen]
         return sorted(chain, key=lambda r: (r.stated_at, r.created_at))
 
     async def _superseded_by(self, scope: Scope, memory_id: str) -> builtins.list[MemoryRecord]:

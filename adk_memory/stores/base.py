@@ -160,3 +160,32 @@ class MemoryStore(Protocol):
     async def close(self) -> None:
         """Releases connections; the store is unusable afterwards."""
         ...
+
+
+@runtime_checkable
+class RevisionStore(Protocol):
+    """Optional: a store whose backend keeps a record's earlier values itself.
+
+    Memory Bank updates a memory's fact in place when it consolidates and keeps each earlier
+    value as a revision of the memory. Such a store shows those values in `history` as
+    superseded records of their own (`is_revision` tells their ids apart) and restores one by
+    rolling the memory back to it. Stores that keep earlier values as records of their own
+    (sqlite, Vector Search) do not implement this.
+    """
+
+    def is_revision(self, memory_id: str) -> bool:
+        """Whether an id names an earlier value kept as a backend revision."""
+        ...
+
+    async def revisions(self, record: MemoryRecord) -> list[MemoryRecord]:
+        """The record's earlier values the backend keeps, oldest first, as superseded records
+        (`superseded_by` = the record); values equal to the current text are left out."""
+        ...
+
+    async def rollback(self, scope: Scope, revision_id: str) -> MemoryRecord:
+        """Makes an earlier value of `scope` current again. Returns the record as it is now.
+
+        Raises:
+            NotFoundError: if `revision_id` is no revision of a record of `scope`.
+        """
+        ...

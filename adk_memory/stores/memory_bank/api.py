@@ -324,6 +324,62 @@ class MemoryBankApi:
             if not token:
                 return memories
 
+    # -- revisions ---------------------------------------------------------------------
+
+    async def list_revisions(self, memory_id: str) -> list[Any]:
+        """Every revision of a memory (public `memories.revisions.list`), as the service
+        orders them; [] when the memory does not exist."""
+        name = self.name(memory_id)
+        revisions: list[Any] = []
+        token: str | None = None
+        while True:
+            config: dict[str, Any] = {"page_size": MAX_TOP_K}
+            if token:
+                config["page_token"] = token
+
+            async def page(config: dict[str, Any] = config) -> Any:
+                return await self.memories.revisions.list(name=name, config=config)
+
+            try:
+                pager = await self.call(f"list revisions of {memory_id}", page, missing_ok=True)
+            except NotFound:
+                return []
+            revisions.extend(pager.page)
+            token = (pager.config or {}).get("page_token")
+            if not token:
+                return revisions
+
+    async def get_revision(self, memory_id: str, revision_id: str) -> Any | None:
+        """One revision of a memory (public `memories.revisions.get`), or None."""
+        name = f"{self.name(memory_id)}/revisions/{revision_id}"
+        try:
+            return await self.call(
+                f"get revision {revision_id} of {memory_id}",
+                lambda: self.memories.revisions.get(name=name),
+                missing_ok=True,
+            )
+        except NotFound:
+            return None
+
+    async def rollback(self, memory_id: str, revision_id: str) -> None:
+        """Makes a revision's fact the memory's fact again (public `memories.rollback`,
+        awaited by the SDK). Raises `NotFound` when the memory or revision does not exist."""
+        name = self.name(memory_id)
+
+        async def rollback() -> None:
+            await self.memories.rollback(
+                name=name,
+                target_revision_id=revision_id,
+                config={"wait_for_completion": True},
+            )
+
+        await self.call(
+            f"rollback {memory_id} to revision {revision_id}",
+            rollback,
+            missing_ok=True,
+            waits=True,
+        )
+
     async def purge(self, filter_text: str) -> int:
         """Deletes every memory matching an AIP-160 `filter` (with its revisions) for good.
 
@@ -350,11 +406,13 @@ class MemoryBankApi:
         stream_id: str,
         events: Sequence[dict[str, Any]],
         metadata: dict[str, Any],
+        revision_labels: dict[str, str] | None = None,
     ) -> None:
         """Sends events to a generation stream and flushes it (`IngestEvents`).
 
         Memory Bank drops events whose `event_id` the stream has already seen, so a retried
         call never generates twice. `force_flush` makes the memories exist when this returns.
+        `revision_labels` go on every revision the generation writes.
         """
 
         client = self.client()
@@ -366,18 +424,22 @@ class MemoryBankApi:
             else client.agent_engines.memories.ingest_events
         )
 
+        config: dict[str, Any] = {
+            "metadata": metadata,
+            "metadata_merge_strategy": "OVERWRITE",
+            "force_flush": True,
+            "wait_for_completion": True,
+        }
+        if revision_labels:
+            config["revision_labels"] = revision_labels
+
         async def ingest() -> None:
             await ingest_api(
                 name=self.engine,
                 scope=scope,
                 stream_id=stream_id,
                 direct_contents_source={"events": list(events)},
-                config={
-                    "metadata": metadata,
-                    "metadata_merge_strategy": "OVERWRITE",
-                    "force_flush": True,
-                    "wait_for_completion": True,
-                },
+                config=config,
             )
 
         await self.call("ingestEvents", ingest, waits=True)

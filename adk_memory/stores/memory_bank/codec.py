@@ -9,8 +9,10 @@ Empty and unset fields are left out rather than written as empty strings.
 
 Memories without our metadata (written by ADK's own `VertexAiMemoryBankService`, or generated
 by Memory Bank before an app switched to adk-memory) are read as active facts of the scope,
-stated and valid at their server create time, so an app that upgrades keeps its memories.
-Their record id is their memory id; the first status change writes our metadata onto them.
+stated and valid when their fact was last written (the server update time: Memory Bank
+rewrites a fact when it consolidates, and keeps the earlier one as a revision), so an app
+that upgrades keeps its memories. Their record id is their memory id; the first status change
+writes our metadata onto them.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from adk_memory.model import Kind, MemoryRecord, Scope, Source, Status, as_utc, utcnow
@@ -76,6 +78,78 @@ def marker_id_for(scope: Scope, event_id: str) -> str:
     """The memory id of the ingest marker of one event in one scope."""
     key = f"{scope.app_name}\x00{scope.user_id}\x00{event_id}".encode()
     return "e-" + hashlib.sha256(key).hexdigest()[:60]
+
+
+#: Revision labels of a generated write: the record that stated the value, and when (µs since
+#: the epoch). Memory Bank's revisions carry no metadata; these tell an earlier value's time.
+LABEL_RID = "rid"
+LABEL_STATED = "stated_at_us"
+#: What a label value may look like (Google Cloud label rules).
+_LABEL_VALUE = re.compile(r"^[a-z0-9_-]{1,63}$")
+#: The record id of an earlier value kept as a revision: `rev~{revision id}~{memory id}`.
+_REVISION_RECORD_ID = re.compile(r"^rev~([A-Za-z0-9_-]{1,64})~([a-z0-9][a-z0-9-]{0,62})$")
+
+
+def revision_labels(record: MemoryRecord) -> dict[str, str]:
+    """The `revisionLabels` of a write of `record` (its id only where it is a valid label)."""
+    stated = as_utc(record.stated_at)
+    labels = {LABEL_STATED: str(round(stated.timestamp() * 1_000_000))}
+    if _LABEL_VALUE.match(record.id):
+        labels[LABEL_RID] = record.id
+    return labels
+
+
+def revision_record_id(memory_id: str, revision_id: str) -> str:
+    """The record id of one revision of a memory (revision first, so short ids differ)."""
+    return f"rev~{revision_id}~{memory_id}"
+
+
+def parse_revision_record_id(record_id: str) -> tuple[str, str] | None:
+    """`(memory id, revision id)` of a revision's record id, or None for any other id."""
+    match = _REVISION_RECORD_ID.match(record_id)
+    return (match.group(2), match.group(1)) if match else None
+
+
+def revision_id_of(revision: Any) -> str:
+    """The last segment of a revision's resource name."""
+    return str(revision.name).rsplit("/", 1)[-1]
+
+
+def decode_revision(revision: Any, current: MemoryRecord, memory_id: str) -> MemoryRecord:
+    """An earlier value of `current` (its memory's revision) as a superseded record.
+
+    Its text is the revision's fact and its times the revision's: the statement time from our
+    labels where the write carried them, else the revision's create time. The slot is the
+    current record's (Memory Bank merged the value into this memory because it is about the
+    same thing); the object is left empty, since only the text of an earlier value is kept.
+    """
+    created_raw = getattr(revision, "create_time", None)
+    created = as_utc(created_raw) if isinstance(created_raw, datetime) else current.created_at
+    labels = getattr(revision, "labels", None) or {}
+    stated = created
+    raw_stated = labels.get(LABEL_STATED) if isinstance(labels, dict) else None
+    if isinstance(raw_stated, str) and raw_stated.lstrip("-").isdigit():
+        try:
+            stated = datetime.fromtimestamp(int(raw_stated) / 1_000_000, tz=UTC)
+        except (OverflowError, OSError, ValueError):
+            stated = created
+    return current.model_copy(
+        update={
+            "id": revision_record_id(memory_id, revision_id_of(revision)),
+            "text": revision.fact or "",
+            "object": "",
+            "status": Status.SUPERSEDED,
+            "superseded_by": current.id,
+            "consolidated_into": None,
+            "valid_at": stated,
+            "recorded_at": stated,
+            "created_at": created,
+            "source": Source(),
+            "hits": 0,
+            "last_accessed_at": None,
+            "embedding": None,
+        }
+    )
 
 
 def scope_dict(scope: Scope) -> dict[str, str]:
@@ -197,6 +271,8 @@ def decode_record(memory: Any) -> MemoryRecord | None:
     created = memory.create_time or memory.update_time
     server_time = as_utc(created) if isinstance(created, datetime) else None
     created_at = _time(_value(metadata, "created_at"), server_time or utcnow())
+    written = memory.update_time
+    written_at = max(created_at, as_utc(written)) if isinstance(written, datetime) else created_at
     events_raw = _value(metadata, "source_events")
     try:
         event_ids = json.loads(events_raw) if isinstance(events_raw, str) else []
@@ -226,9 +302,9 @@ def decode_record(memory: Any) -> MemoryRecord | None:
         ),
         kind=kind,
         author=_value(metadata, "author"),
-        valid_at=_time(_value(metadata, "valid_at"), created_at),
+        valid_at=_time(_value(metadata, "valid_at"), written_at),
         recorded_at=_time(
-            _value(metadata, "recorded_at"), _time(_value(metadata, "valid_at"), created_at)
+            _value(metadata, "recorded_at"), _time(_value(metadata, "valid_at"), written_at)
         ),
         created_at=created_at,
         status=status,

@@ -31,6 +31,12 @@ Design notes:
   records of every status, markers, and with each memory its revisions.
 - **Writes are idempotent under retries**: records are created with our own memory id
   (`memory_id_for`); a 409 from a retried create turns into a full PATCH.
+- **Revisions** (`RevisionStore`): Memory Bank keeps every earlier fact of a memory as a
+  revision. `revisions` lists them for `history` as superseded records with ids
+  `rev~{revision}~{memory}` (readable with `get`, never written or deleted on their own);
+  `rollback` makes one current again with `memories.rollback`. Our own records never change
+  their text, so only memories Memory Bank consolidated (server generation, or another
+  writer's before an upgrade) have earlier values.
 - **Memories of other writers** (ADK's service, earlier server generation) read as active
   facts; see `codec`.
 """
@@ -47,12 +53,12 @@ from typing import Any
 
 import numpy as np
 
-from adk_memory.errors import AdkMemoryError, ConfigError, InvalidInputError
+from adk_memory.errors import AdkMemoryError, ConfigError, InvalidInputError, NotFoundError
 from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import MemoryRecord, Scope, Status, as_utc
 from adk_memory.stores.base import ListFilter, Page, SearchHit
 from adk_memory.stores.memory_bank import codec
-from adk_memory.stores.memory_bank.api import MAX_TOP_K, MemoryBankApi
+from adk_memory.stores.memory_bank.api import MAX_TOP_K, MemoryBankApi, NotFound
 from adk_memory.stores.vertex import RetryPolicy
 
 logger = logging.getLogger(__name__)
@@ -310,7 +316,13 @@ class MemoryBankStore:
     # -- MemoryStore: writes -----------------------------------------------------------
 
     async def upsert(self, records: Sequence[MemoryRecord]) -> None:
-        """Writes records concurrently; each write is idempotent, the batch is not atomic."""
+        """Writes records concurrently; each write is idempotent, the batch is not atomic.
+
+        Raises:
+            InvalidInputError: for an earlier value kept as a revision (read-only; `rollback`
+                makes it current again).
+        """
+        _refuse_revisions([r.id for r in records], "written")
         await asyncio.gather(*(self._store(r) for r in records))
         await self._converge(records)
 
@@ -369,6 +381,14 @@ class MemoryBankStore:
         return [i for i in done if i is not None]
 
     async def delete(self, scope: Scope, ids: Sequence[str]) -> list[str]:
+        """Deletes records with their memories (and so their revisions).
+
+        Raises:
+            InvalidInputError: for an earlier value kept as a revision: Memory Bank deletes a
+                revision only with its memory.
+        """
+        _refuse_revisions(ids, "deleted on its own (forget the memory it belongs to)")
+
         async def one(record_id: str) -> str | None:
             found = await self._find(record_id, scope)
             if found is None:
@@ -433,6 +453,10 @@ class MemoryBankStore:
     # -- MemoryStore: reads ------------------------------------------------------------
 
     async def get(self, memory_id: str, scope: Scope | None = None) -> MemoryRecord | None:
+        revision = codec.parse_revision_record_id(memory_id)
+        if revision is not None:
+            found_revision = await self._revision(*revision, scope)
+            return found_revision[1] if found_revision is not None else None
         found = await self._find(memory_id, scope)
         if found is None:
             return None
@@ -532,6 +556,84 @@ class MemoryBankStore:
             await self._repair(scope, pending)
         return Page(records=[r for _, r in page], next_cursor=next_cursor)
 
+    # -- RevisionStore: earlier values Memory Bank keeps --------------------------------
+
+    def is_revision(self, memory_id: str) -> bool:
+        """Whether an id names a revision of a memory (`rev~{revision}~{memory}`)."""
+        return codec.parse_revision_record_id(memory_id) is not None
+
+    async def revisions(self, record: MemoryRecord) -> list[MemoryRecord]:
+        """The earlier values of a record's memory, from its revisions (`revisions.list`).
+
+        Oldest first; each earlier value once (at its last revision), none equal to the current
+        text: the newest revision is the current value itself, and a metadata-only change may
+        add revisions with an unchanged fact.
+        """
+        if self.is_revision(record.id):
+            return []
+        found = await self._find(record.id, record.scope)
+        if found is None:
+            return []
+        memory, current = found
+        memory_id = codec.memory_id_of(memory)
+        revisions = sorted(
+            (r for r in await self.api.list_revisions(memory_id) if r.fact),
+            key=_revision_order,
+        )
+        latest: dict[str, Any] = {}
+        for revision in revisions:
+            if revision.fact != current.text:
+                latest.pop(revision.fact, None)
+                latest[revision.fact] = revision
+        return [codec.decode_revision(r, current, memory_id) for r in latest.values()]
+
+    async def rollback(self, scope: Scope, revision_id: str) -> MemoryRecord:
+        """Rolls a memory back to one of its revisions (`memories.rollback`).
+
+        The memory's fact becomes the revision's again (Memory Bank embeds it anew, so search
+        finds it), and its metadata says so: the record keeps its id and status, its text and
+        times become the earlier value's, and its object (known for the value being replaced
+        only) is cleared.
+
+        Raises:
+            NotFoundError: if `revision_id` is no revision of a memory of `scope`.
+        """
+        parsed = codec.parse_revision_record_id(revision_id)
+        found = await self._revision(*parsed, scope) if parsed is not None else None
+        if parsed is None or found is None:
+            raise NotFoundError(f"no memory revision {revision_id!r} in {scope}")
+        (memory, current), target = found
+        memory_id, number = parsed
+        try:
+            await self.api.rollback(memory_id, number)
+        except NotFound as exc:
+            raise NotFoundError(f"no memory revision {revision_id!r} in {scope}") from exc
+        restored = current.model_copy(
+            update={
+                "text": target.text,
+                "object": "",
+                "valid_at": target.valid_at,
+                "recorded_at": target.recorded_at,
+            }
+        )
+        await self._patch(memory, restored)
+        now = await self.get(current.id, scope)
+        return now if now is not None else restored
+
+    async def _revision(
+        self, memory_id: str, revision_id: str, scope: Scope | None
+    ) -> tuple[tuple[Any, MemoryRecord], MemoryRecord] | None:
+        """`((memory, its record), the revision's record)`, or None when either is missing or
+        the memory is not a record of `scope`."""
+        memory = await self.api.get_memory(memory_id)
+        current = codec.decode_record(memory) if memory is not None else None
+        if current is None or (scope is not None and current.scope != scope):
+            return None
+        revision = await self.api.get_revision(memory_id, revision_id)
+        if revision is None or not revision.fact:
+            return None
+        return (memory, current), codec.decode_revision(revision, current, memory_id)
+
     async def seen_events(self, scope: Scope, event_ids: Sequence[str]) -> set[str]:
         marker_scope = codec.marker_scope_dict(scope)
 
@@ -559,6 +661,26 @@ class MemoryBankStore:
 
     async def close(self) -> None:
         await self.api.close()
+
+
+def _refuse_revisions(ids: Sequence[str], what: str) -> None:
+    revisions = [i for i in ids if codec.parse_revision_record_id(i) is not None]
+    if revisions:
+        raise InvalidInputError(
+            f"{revisions[0]!r} is an earlier value Memory Bank keeps as a revision; it cannot "
+            f"be {what}"
+        )
+
+
+def _revision_order(revision: Any) -> tuple[str, int, str]:
+    """Revisions oldest first: create time, then the revision id (numeric where it is)."""
+    created = revision.create_time
+    revision_id = codec.revision_id_of(revision)
+    return (
+        _sortable(created) if isinstance(created, datetime) else "",
+        int(revision_id) if revision_id.isdigit() else -1,
+        revision_id,
+    )
 
 
 def _stated_order(record: MemoryRecord) -> tuple[datetime, datetime, str]:

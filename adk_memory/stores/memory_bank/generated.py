@@ -12,6 +12,10 @@ record (its `rid`) with the fact sentence Memory Bank wrote.
 The store calls no model of its own: generation is Memory Bank's. Updates of a record that
 already exists (status, hits) patch its metadata as in `MemoryBankStore`, whose reads,
 deletes, erase and single-valued slot re-check this class shares.
+
+When Memory Bank merges a new statement into an existing memory it updates the fact in place
+and keeps the earlier one as a revision; `history` shows those (`MemoryBankStore.revisions`,
+timed by the revision labels each write carries) and `restore` rolls back to one.
 """
 
 from __future__ import annotations
@@ -37,12 +41,18 @@ class MemoryBankGeneratedStore(MemoryBankStore):
 
     async def _find(self, record_id: str, scope: Scope | None) -> tuple[Any, MemoryRecord] | None:
         found = await super()._find(record_id, scope)
-        if found is not None or scope is None:
+        if found is not None:
             return found
-        # Memory Bank named the memory itself: find it by the record id in its metadata.
-        for memory in await self.api.retrieve_all(
-            codec.scope_dict(scope), codec.rid_filter_groups(record_id)
-        ):
+        # Memory Bank named the memory itself: find it by the record id in its metadata, in
+        # the scope, or (a lookup by id alone: history, the CLI) in a listing of the engine.
+        memories = (
+            await self.api.list_all()
+            if scope is None
+            else await self.api.retrieve_all(
+                codec.scope_dict(scope), codec.rid_filter_groups(record_id)
+            )
+        )
+        for memory in memories:
             hit = self._accept(memory, record_id, scope)
             if hit is not None:
                 return hit
@@ -70,6 +80,8 @@ class MemoryBankGeneratedStore(MemoryBankStore):
             stream_id=record.source.session_id or DEFAULT_STREAM,
             events=[event],
             metadata=codec.encode_metadata(record),
+            # Revisions carry no metadata: the labels keep who stated each value, and when.
+            revision_labels=codec.revision_labels(record),
         )
 
     async def replace(self, new: MemoryRecord, superseded_ids: Sequence[str]) -> list[str]:

@@ -142,7 +142,14 @@ async def _dispatch(request: Request, version: str | None, project: str | None, 
         raise ApiError(405, f"{method} not allowed on a memory")
     if tail[2] == "revisions" and method == "GET":
         if len(tail) == 3:
-            return state.list_revisions(engine_id, project, memory_id)
+            return state.list_revisions(
+                engine_id,
+                project,
+                memory_id,
+                page_size=query.get("pageSize"),
+                page_token=query.get("pageToken"),
+                filter_text=query.get("filter"),
+            )
         if len(tail) == 4:
             return state.get_revision(engine_id, project, memory_id, tail[3])
     if tail[2] == "operations" and len(tail) == 4 and method == "GET":

@@ -17,7 +17,7 @@ import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,8 @@ CONSOLIDATION_COSINE = 0.9
 _MEMORY_ID = re.compile(r"^[a-z][a-z0-9-]{0,62}$")
 _MAX_OPERATIONS = 10_000
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: How long a revision is kept (the service's default `memoryRevisionDefaultTtl`: 365 days).
+REVISION_TTL = timedelta(days=365)
 #: Event ids a stream remembers for de-duplication.
 _MAX_SEEN_EVENTS = 10_000
 
@@ -241,15 +243,26 @@ class MemoryBankState:
             raise ApiError(404, f"Memory {memory_id} not found")
         return memory
 
-    def _add_revision(self, memory: Json, labels: Any = None) -> None:
+    def _add_revision(
+        self, memory: Json, labels: Any = None, extracted: Sequence[str] = ()
+    ) -> None:
+        """Snapshots the memory's fact as its newest revision (every create or fact change).
+
+        Revision ids are increasing numbers per memory (the service's are int64); a revision
+        expires after the default revision TTL; a consolidation records the extracted fact.
+        """
         revisions = self.revisions.setdefault(memory["name"], [])
+        number = int(revisions[-1]["name"].rsplit("/", 1)[-1]) + 1 if revisions else 1
         revision: Json = {
-            "name": f"{memory['name']}/revisions/{len(revisions) + 1}",
+            "name": f"{memory['name']}/revisions/{number}",
             "fact": memory["fact"],
             "createTime": memory["updateTime"],
+            "expireTime": format_time(parse_time(memory["updateTime"]) + REVISION_TTL),
         }
-        if isinstance(labels, dict):
-            revision["labels"] = labels
+        if isinstance(labels, dict) and labels:
+            revision["labels"] = {str(k): str(v) for k, v in labels.items()}
+        if extracted:
+            revision["extractedMemories"] = [{"fact": fact} for fact in extracted]
         revisions.append(revision)
 
     def _apply_ttl(self, memory: Json, body: Json) -> None:
@@ -608,7 +621,7 @@ class MemoryBankState:
                     merged.update(metadata)
                     target["metadata"] = merged
                 self.vectors[target["name"]] = vector
-                self._add_revision(target, pick(body, "revisionLabels"))
+                self._add_revision(target, pick(body, "revisionLabels"), [fact])
                 entry: Json = {"memory": self._public(target), "action": "UPDATED"}
                 if previous:
                     entry["previousRevision"] = previous
@@ -753,9 +766,29 @@ class MemoryBankState:
 
     # -- revisions, rollback, profiles, operations -------------------------------------
 
-    def list_revisions(self, engine_id: str, project: str | None, memory_id: str) -> Json:
+    def list_revisions(
+        self,
+        engine_id: str,
+        project: str | None,
+        memory_id: str,
+        *,
+        page_size: Any = None,
+        page_token: Any = None,
+        filter_text: str | None = None,
+    ) -> Json:
+        """A memory's revisions, newest first, paged; `filter` as for memories (fact, times)."""
         memory = self.memory(engine_id, memory_id, project)
-        return {"memoryRevisions": list(reversed(self.revisions.get(memory["name"], [])))}
+        predicate = aip160_predicate(filter_text)
+        items = [r for r in reversed(self.revisions.get(memory["name"], [])) if predicate(r)]
+        size = DEFAULT_LIST_PAGE if not page_size else max(1, min(int(page_size), MAX_LIST_PAGE))
+        try:
+            start = int(page_token) if page_token else 0
+        except ValueError as exc:
+            raise ApiError(400, f"invalid pageToken {page_token!r}") from exc
+        out: Json = {"memoryRevisions": [dict(r) for r in items[start : start + size]]}
+        if start + size < len(items):
+            out["nextPageToken"] = str(start + size)
+        return out
 
     def get_revision(
         self, engine_id: str, project: str | None, memory_id: str, revision_id: str
@@ -769,7 +802,14 @@ class MemoryBankState:
     async def rollback(
         self, engine_id: str, project: str | None, memory_id: str, body: Json
     ) -> Json:
-        revision_id = str(pick(body, "targetRevisionId") or "")
+        """`{memory}:rollback`: the target revision's fact becomes the memory's again.
+
+        Like any other change of the fact it is itself recorded as the newest revision, so a
+        rollback can be rolled back; a revision of another memory is not found (404).
+        """
+        revision_id = str(pick(body, "targetRevisionId") or "").strip()
+        if not revision_id:
+            raise ApiError(400, "targetRevisionId is required")
         revision = self.get_revision(engine_id, project, memory_id, revision_id)
         return await self.patch_memory(
             engine_id, project, memory_id, {"fact": revision["fact"]}, "fact"
