@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from adk_memory.errors import ConfigError
 from adk_memory.google_api.endpoints import gemini_credentials_configured, truthy
@@ -85,6 +85,9 @@ class LlmBackend(StrEnum):
 
     GEMINI = "gemini"
     LOCAL = "local"
+    #: Any model ADK resolves from a model string (`Settings.llm_model`): ADK's own Gemini,
+    #: LiteLLM's providers (`openai/gpt-4o`), or a `BaseLlm` registered with its registry.
+    ADK = "adk"
 
 
 class EmbedderBackend(StrEnum):
@@ -143,8 +146,9 @@ class Settings(BaseModel):
     """Everything configurable from the environment."""
 
     store_uri: str = Field(default_factory=default_store_uri)
-    #: `gemini` or `local`; None chooses gemini when Gemini credentials are configured.
-    llm: LlmBackend | None = None
+    #: `gemini`, `local`, or an ADK model string (`gemini-2.5-flash`, `openai/gpt-4o`);
+    #: None chooses gemini when Gemini credentials are configured, else local.
+    llm: LlmBackend | str | None = None
     half_life_days: float | None = Field(
         default=ScoringConfig.model_fields["half_life_days"].default, gt=0
     )
@@ -177,9 +181,8 @@ class Settings(BaseModel):
         values: dict[str, Any] = _present(env, {v: k for k, v in _SETTINGS_FIELDS.items()})
         if str(values.get("half_life_days", "")).lower() in ("none", "off"):
             values["half_life_days"] = None  # decay disabled
-        for field in ("llm", "embedder"):
-            if field in values:
-                values[field] = str(values[field]).lower()
+        if "embedder" in values:
+            values["embedder"] = str(values["embedder"]).lower()
         if "trust_base_url" in values:
             values["trust_base_url"] = _flag(ENV_TRUST_BASE_URL, str(values["trust_base_url"]))
         if "debug" in values:
@@ -189,26 +192,62 @@ class Settings(BaseModel):
         except ValidationError as exc:
             raise _config_error(exc, _SETTINGS_FIELDS) from exc
 
+    @field_validator("llm", mode="before")
+    @classmethod
+    def _llm_choice(cls, value: object) -> object:
+        return parse_llm(value) if isinstance(value, str) else value
+
+    @property
+    def llm_model(self) -> str | None:
+        """The ADK model string `llm` names, if it names one (not `gemini` / `local`)."""
+        return None if self.llm is None or isinstance(self.llm, LlmBackend) else self.llm
+
     def llm_backend(self, environ: Mapping[str, str] | None = None) -> LlmBackend:
-        """`llm` when set; else Gemini when its credentials are configured, else local."""
-        return _choose_backend(self.llm, environ)
+        """`llm` when set (ADK for a model string); else Gemini when its credentials are
+        configured, else local."""
+        if self.llm_model is not None:
+            return LlmBackend.ADK
+        return _choose_backend(self.llm if isinstance(self.llm, LlmBackend) else None, environ)
+
+
+def parse_llm(raw: str) -> LlmBackend | str | None:
+    """Reads an `ADK_MEMORY_LLM` value: `gemini` / `local` (any case), an ADK model string
+    (kept as written: model names are case-sensitive), or None when blank.
+
+    Raises:
+        ValueError: for `adk` without a model, or a value with spaces inside.
+    """
+    value = raw.strip()
+    lowered = value.lower()
+    if not value:
+        return None
+    if lowered in (LlmBackend.GEMINI, LlmBackend.LOCAL):
+        return LlmBackend(lowered)
+    if lowered == LlmBackend.ADK or any(c.isspace() for c in value):
+        raise ValueError(
+            "expected 'gemini', 'local' or an ADK model string such as 'gemini-2.5-flash' "
+            "or 'openai/gpt-4o'"
+        )
+    return value
 
 
 def llm_backend_from_env(env: Mapping[str, str] | None = None) -> LlmBackend:
-    """The model backend for extraction and classification.
+    """The model backend for extraction, classification and summaries.
 
-    `ADK_MEMORY_LLM` decides when set; otherwise Gemini when credentials are configured,
-    else the offline local models.
+    `ADK_MEMORY_LLM` decides when set (ADK for a model string); otherwise Gemini when
+    credentials are configured, else the offline local models.
 
     Raises:
-        ConfigError: if `ADK_MEMORY_LLM` is neither `gemini` nor `local`.
+        ConfigError: if `ADK_MEMORY_LLM` is not `gemini`, `local` or a model string.
     """
     source = os.environ if env is None else env
-    raw = (source.get(ENV_LLM) or "").strip().lower()
+    raw = source.get(ENV_LLM) or ""
     try:
-        chosen = LlmBackend(raw) if raw else None
-    except ValueError:
-        raise ConfigError(f"{ENV_LLM}={raw!r}: expected 'gemini' or 'local'") from None
+        chosen = parse_llm(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{ENV_LLM}={raw.strip()!r}: {exc}") from None
+    if isinstance(chosen, str) and not isinstance(chosen, LlmBackend):
+        return LlmBackend.ADK
     return _choose_backend(chosen, source)
 
 
@@ -263,5 +302,6 @@ __all__ = [
     "Settings",
     "default_store_uri",
     "llm_backend_from_env",
+    "parse_llm",
     "trust_base_url_from_env",
 ]

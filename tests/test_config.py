@@ -109,7 +109,8 @@ def test_defaults() -> None:
     [
         ("ADK_MEMORY_TOP_K", "0"),
         ("ADK_MEMORY_TOP_K", "many"),
-        ("ADK_MEMORY_LLM", "openai"),
+        ("ADK_MEMORY_LLM", "adk"),
+        ("ADK_MEMORY_LLM", "open ai"),
         ("ADK_MEMORY_EMBEDDER", "openai"),
         ("ADK_MEMORY_HALF_LIFE_DAYS", "-1"),
         ("ADK_MEMORY_TRUST_BASE_URL", "maybe"),
@@ -132,6 +133,7 @@ def test_an_invalid_value_names_its_variable(name: str, value: str) -> None:
         ({"GOOGLE_GENAI_USE_VERTEXAI": "TRUE", "GOOGLE_CLOUD_PROJECT": "p"}, LlmBackend.GEMINI),
         ({"GOOGLE_API_KEY": "k", "ADK_MEMORY_LLM": "local"}, LlmBackend.LOCAL),
         ({"ADK_MEMORY_LLM": " Gemini "}, LlmBackend.GEMINI),
+        ({"GOOGLE_API_KEY": "k", "ADK_MEMORY_LLM": "openai/gpt-4o"}, LlmBackend.ADK),
     ],
 )
 def test_llm_backend(env: dict[str, str], expected: LlmBackend) -> None:
@@ -150,3 +152,9 @@ def test_trust_base_url_flag() -> None:
     assert trust_base_url_from_env({"ADK_MEMORY_TRUST_BASE_URL": "0"}) is False
     with pytest.raises(ConfigError, match="ADK_MEMORY_TRUST_BASE_URL"):
         trust_base_url_from_env({"ADK_MEMORY_TRUST_BASE_URL": "sure"})
+
+
+def test_a_model_string_is_kept_as_written() -> None:
+    settings = Settings.from_env({"ADK_MEMORY_LLM": " openai/GPT-4o "})
+    assert settings.llm_model == "openai/GPT-4o"
+    assert Settings.from_env({"ADK_MEMORY_LLM": "LOCAL"}).llm_model is None

@@ -170,15 +170,16 @@ def gc_command(
 
 
 def _summarizer(choice: str, max_chars: int) -> Summarizer:
-    if choice == "auto":
-        from adk_memory.google_api.gemini import LlmBackend, llm_backend_from_env
+    if choice == "local":
+        return LocalSummarizer(max_chars)
+    from adk_memory.config import LlmBackend, Settings
+    from adk_memory.factory import summarizer
 
-        choice = "gemini" if llm_backend_from_env() is LlmBackend.GEMINI else "local"
+    # auto: the model ADK_MEMORY_LLM selects (Gemini when configured, or any ADK model).
+    settings = Settings.from_env()
     if choice == "gemini":
-        from adk_memory.lifecycle.gemini_summarizer import GeminiSummarizer
-
-        return GeminiSummarizer(max_chars=max_chars)
-    return LocalSummarizer(max_chars)
+        settings = settings.model_copy(update={"llm": LlmBackend.GEMINI})
+    return summarizer(settings, max_chars=max_chars)
 
 
 @click.command(name="consolidate")
@@ -222,7 +223,7 @@ def _summarizer(choice: str, max_chars: int) -> Summarizer:
     type=click.Choice(["auto", "local", "gemini"]),
     default="auto",
     show_default=True,
-    help="Who writes summaries (auto: Gemini when configured).",
+    help="Who writes summaries (auto: the model ADK_MEMORY_LLM selects; Gemini when configured).",
 )
 @click.option(
     "--max-chars",

@@ -1,9 +1,13 @@
-"""`GeminiExtractor`: one structured-output Gemini call turns a batch of events into facts.
+"""`GeminiExtractor`: one structured-output model call turns a batch of events into facts.
+
+The model is Gemini through google-genai by default, or any `StructuredModel` (an ADK
+`BaseLlm` such as `LiteLlm(model="openai/gpt-4o")` through `AdkStructuredModel`); prompts,
+schema, checks and fallback are the same for every model.
 
 The prompt carries every event's id, author and timestamp as JSON, so the model can resolve
 relative dates ("last month") against the right day and cite its sources. Whatever the model
 returns is checked here again: citations of unknown or agent events are dropped, dates after
-the statement are pulled back to it. If Gemini stays unavailable or keeps answering off
+the statement are pulled back to it. If the model stays unavailable or keeps answering off
 schema, the batch goes to the offline `LocalExtractor` and is reported in
 `ExtractionResult.fallback_event_ids`.
 """
@@ -14,7 +18,7 @@ import logging
 import re
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from google.genai import Client
 from pydantic import BaseModel
@@ -22,14 +26,12 @@ from pydantic import BaseModel
 from adk_memory.errors import InvalidInputError
 from adk_memory.extraction.base import ExtractionResult, FactExtractor
 from adk_memory.extraction.local import normalize_value
-from adk_memory.google_api.gemini import (
-    GeminiCallError,
-    GeminiSettings,
-    build_client,
-    generate_json,
-    payload_prompt,
-)
+from adk_memory.google_api.gemini import GeminiSettings, payload_prompt, structured_model
+from adk_memory.llm.base import ModelCallError, StructuredModel
 from adk_memory.model import Fact, InputEvent, Kind, Source, parse_timestamp
+
+if TYPE_CHECKING:
+    from google.adk.models.base_llm import BaseLlm
 
 logger = logging.getLogger(__name__)
 
@@ -168,12 +170,15 @@ def reply_to_facts(reply: ExtractionReply, events: Sequence[InputEvent]) -> list
 
 
 class GeminiExtractor:
-    """Extracts facts with one Gemini structured-output call per batch of events.
+    """Extracts facts with one structured-output model call per batch of events.
 
     Args:
-        client: A google-genai client; default: built from the environment.
+        client: A google-genai client; default: built from the environment (when no
+            `model` is given).
         settings: Model name, retry policy...; default: from `ADK_MEMORY_GEMINI_*`.
-        fallback: Used when Gemini fails; default: `LocalExtractor()` (created on first use).
+        fallback: Used when the model fails; default: `LocalExtractor()` (created on first use).
+        model: Another model instead of Gemini: a `StructuredModel`, or an ADK `BaseLlm`
+            (run with the settings' retry policy and output cap).
     """
 
     def __init__(
@@ -182,9 +187,10 @@ class GeminiExtractor:
         *,
         settings: GeminiSettings | None = None,
         fallback: FactExtractor | None = None,
+        model: StructuredModel | BaseLlm | None = None,
     ) -> None:
-        self._client = client if client is not None else build_client()
         self._settings = settings if settings is not None else GeminiSettings.from_env()
+        self._model = structured_model(client, self._settings, model)
         self._fallback = fallback
 
     async def extract(self, events: Sequence[InputEvent]) -> ExtractionResult:
@@ -194,7 +200,7 @@ class GeminiExtractor:
             events: One batch, in conversation order.
 
         Returns:
-            The facts, each citing its source events, plus the model usage. If Gemini failed,
+            The facts, each citing its source events, plus the model usage. If the model failed,
             the facts come from the fallback and every event id is in `fallback_event_ids`.
         """
         humans = [e for e in events if e.is_human]
@@ -202,15 +208,13 @@ class GeminiExtractor:
             return ExtractionResult()
         prompt = payload_prompt(_INSTRUCTIONS, extraction_payload(events))
         try:
-            reply, usage = await generate_json(
-                self._client,
-                settings=self._settings,
+            reply, usage = await self._model.generate_json(
                 system_instruction=SYSTEM_INSTRUCTION,
                 prompt=prompt,
                 schema=ExtractionReply,
             )
-        except GeminiCallError as exc:
-            logger.warning("Gemini extraction failed, using the local extractor: %s", exc)
+        except ModelCallError as exc:
+            logger.warning("model extraction failed, using the local extractor: %s", exc)
             local = await self._fallback_extractor().extract(events)
             return ExtractionResult(
                 facts=local.facts,
@@ -221,7 +225,7 @@ class GeminiExtractor:
 
     def _fallback_extractor(self) -> FactExtractor:
         if self._fallback is None:
-            # Imported here: the local model is only loaded when Gemini actually fails.
+            # Imported here: the local model is only loaded when the model actually fails.
             from adk_memory.extraction.local import LocalExtractor
 
             self._fallback = LocalExtractor()

@@ -1,9 +1,11 @@
 """Shared plumbing for every Gemini call: client construction, JSON replies, prompt payloads.
 
 The extractor, the classifier, the summariser and the embedder all go through this module, so
-there is one place that builds the client and decides what happens when a reply does not match
-its schema (retried once with the validation error, then the caller falls back to the local
-model). Settings come from `adk_memory.config`; retries from `adk_memory.google_api.retry`.
+there is one place that builds the client. `GeminiStructuredModel` is the google-genai
+`adk_memory.llm.base.StructuredModel`; what happens when a reply does not match its schema
+(retried once with the validation error, then the caller falls back to the local model) is
+decided by the loop it shares with every other model (`adk_memory.llm.base.generate_validated`).
+Settings come from `adk_memory.config`; retries from `adk_memory.google_api.retry`.
 
 google-genai reads `GOOGLE_GEMINI_BASE_URL` / `GOOGLE_VERTEX_BASE_URL` itself
 (`google/genai/_base_url.py`, consulted by `Client.__init__`), which is how the emulator is
@@ -15,16 +17,15 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import os
 import re
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 from google.genai import Client, types
 from google.genai import errors as genai_errors
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from adk_memory.config import (
     ENV_LLM,
@@ -34,7 +35,7 @@ from adk_memory.config import (
     llm_backend_from_env,
     trust_base_url_from_env,
 )
-from adk_memory.errors import ConfigError, ExtractionError
+from adk_memory.errors import ConfigError
 from adk_memory.extraction.base import Usage
 from adk_memory.google_api.endpoints import (
     check_endpoint,
@@ -43,6 +44,14 @@ from adk_memory.google_api.endpoints import (
     truthy,
 )
 from adk_memory.google_api.retry import RetryPolicy, call_with_retries, is_transient
+from adk_memory.llm.adk import as_structured_model
+from adk_memory.llm.base import (
+    ModelCallError,
+    ModelReply,
+    StructuredModel,
+    Turn,
+    generate_validated,
+)
 
 try:
     import aiohttp
@@ -51,7 +60,8 @@ try:
 except ImportError:  # google-genai only uses aiohttp when it is installed.
     _AIOHTTP_ERRORS = ()
 
-logger = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    from google.adk.models.base_llm import BaseLlm
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -66,19 +76,13 @@ CALL_ERRORS: tuple[type[BaseException], ...] = (
 #: Marks the machine-readable part of a prompt; the emulator finds the payload by it.
 PAYLOAD_FENCE = "```json"
 _PAYLOAD_RE = re.compile(r"```json\s*\n(.*?)\n```", re.DOTALL)
-#: Validation errors echoed back to the model are cut: the model needs the gist, not a dump.
-_MAX_ERROR_ECHO = 1500
 
 
-class GeminiCallError(ExtractionError):
+class GeminiCallError(ModelCallError):
     """A Gemini call failed after its bounded retries, or never produced a valid reply.
 
     `usage` holds what the failed attempts cost, so callers still account for it.
     """
-
-    def __init__(self, message: str, *, usage: Usage | None = None) -> None:
-        super().__init__(message)
-        self.usage = usage or Usage()
 
 
 def build_client(*, credentials: Any = None, trust_base_url: bool | None = None) -> Client:
@@ -150,81 +154,85 @@ def find_payload(text: str) -> dict[str, Any] | None:
     return None
 
 
-async def generate_json(
-    client: Client,
-    *,
-    settings: GeminiSettings,
-    system_instruction: str,
-    prompt: str,
-    schema: type[M],
-    check: Callable[[M], None] | None = None,
-) -> tuple[M, Usage]:
-    """One structured-output call: temperature 0, JSON constrained to `schema`.
+class GeminiStructuredModel:
+    """`StructuredModel` on the google-genai client: Gemini's structured output
+    (`response_schema`) at temperature 0, with the settings' retries and token limits.
 
-    A reply that fails validation (pydantic, or `check` raising ValueError) is retried once
-    with the error appended to the conversation.
-
-    Returns:
-        The validated reply and the usage of every call made.
-
-    Raises:
-        GeminiCallError: after exhausted retries, a non-transient API error, or two invalid
-            replies. Its `usage` counts the calls that did get a reply.
+    Args:
+        client: A google-genai client (see `build_client`).
+        settings: Model name, retry policy, thinking budget, output cap.
     """
-    config = types.GenerateContentConfig(
-        system_instruction=system_instruction,
-        temperature=0.0,
-        response_mime_type="application/json",
-        response_schema=schema,
-        max_output_tokens=settings.max_output_tokens,
-        thinking_config=(
-            None
-            if settings.thinking_budget is None
-            else types.ThinkingConfig(thinking_budget=settings.thinking_budget)
-        ),
-    )
-    contents: list[types.Content] = [types.Content(role="user", parts=[types.Part(text=prompt)])]
-    usage = Usage()
-    problem = ""
-    for round_ in range(2):
-        call = functools.partial(
-            client.aio.models.generate_content,
-            model=settings.model,
-            contents=list(contents),
-            config=config,
-        )
-        try:
-            response = await call_with_retries(
-                call, settings.retry, what=f"Gemini {settings.model}"
-            )
-        except CALL_ERRORS as exc:
-            message = f"Gemini {settings.model} call failed: {exc}"
-            raise GeminiCallError(message, usage=usage) from exc
-        tokens = response.usage_metadata.total_token_count if response.usage_metadata else None
-        usage = usage + Usage(calls=1, tokens=tokens or 0)
-        text = response.text or ""
-        try:
-            reply = schema.model_validate_json(text)
-            if check is not None:
-                check(reply)
-            return reply, usage
-        except (ValidationError, ValueError) as exc:
-            problem = str(exc)[:_MAX_ERROR_ECHO]
-        logger.warning("Gemini reply failed validation (round %d): %s", round_ + 1, problem)
-        contents += [
-            # An empty part is rejected by the API; the model still needs to see its turn.
-            types.Content(role="model", parts=[types.Part(text=text or "(empty reply)")]),
-            types.Content(
-                role="user",
-                parts=[
-                    types.Part(
-                        text="Your reply did not validate against the response schema:\n"
-                        f"{problem}\nReply again with only the corrected JSON."
-                    )
-                ],
+
+    def __init__(self, client: Client, settings: GeminiSettings) -> None:
+        self.client = client
+        self.settings = settings
+
+    @property
+    def name(self) -> str:
+        return self.settings.model
+
+    async def generate_json(
+        self,
+        *,
+        system_instruction: str,
+        prompt: str,
+        schema: type[M],
+        check: Callable[[M], None] | None = None,
+    ) -> tuple[M, Usage]:
+        """One structured-output call; see `StructuredModel.generate_json`.
+
+        Raises:
+            GeminiCallError: after exhausted retries, a non-transient API error, or two
+                invalid replies. Its `usage` counts the calls that did get a reply.
+        """
+        settings = self.settings
+        config = types.GenerateContentConfig(
+            system_instruction=system_instruction,
+            temperature=0.0,
+            response_mime_type="application/json",
+            response_schema=schema,
+            max_output_tokens=settings.max_output_tokens,
+            thinking_config=(
+                None
+                if settings.thinking_budget is None
+                else types.ThinkingConfig(thinking_budget=settings.thinking_budget)
             ),
-        ]
-    raise GeminiCallError(f"Gemini replies failed validation twice: {problem}", usage=usage)
+        )
+        what = f"Gemini {settings.model}"
+
+        async def send(turns: Sequence[Turn]) -> ModelReply:
+            call = functools.partial(
+                self.client.aio.models.generate_content,
+                model=settings.model,
+                contents=[types.Content(role=r, parts=[types.Part(text=t)]) for r, t in turns],
+                config=config,
+            )
+            try:
+                response = await call_with_retries(call, settings.retry, what=what)
+            except CALL_ERRORS as exc:
+                raise GeminiCallError(f"{what} call failed: {exc}") from exc
+            usage = response.usage_metadata
+            tokens = usage.total_token_count if usage else None
+            return ModelReply(text=response.text or "", tokens=tokens or 0)
+
+        return await generate_validated(
+            send, what=what, prompt=prompt, schema=schema, check=check, error=GeminiCallError
+        )
+
+
+def structured_model(
+    client: Client | None,
+    settings: GeminiSettings,
+    model: StructuredModel | BaseLlm | None,
+) -> StructuredModel:
+    """The model a model-driven stage calls: `model` when given (a `BaseLlm` wrapped with the
+    settings' retries and output cap), else Gemini on `client` (default: from the environment).
+    """
+    if model is not None:
+        return as_structured_model(
+            model, retry=settings.retry, max_output_tokens=settings.max_output_tokens
+        )
+    return GeminiStructuredModel(client if client is not None else build_client(), settings)
 
 
 __all__ = [
@@ -232,14 +240,15 @@ __all__ = [
     "PAYLOAD_FENCE",
     "GeminiCallError",
     "GeminiSettings",
+    "GeminiStructuredModel",
     "LlmBackend",
     "RetryPolicy",
     "build_client",
     "call_with_retries",
     "find_payload",
     "gemini_credentials_configured",
-    "generate_json",
     "is_transient",
     "llm_backend_from_env",
     "payload_prompt",
+    "structured_model",
 ]

@@ -40,11 +40,18 @@ TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
 def status_code(exc: BaseException) -> int | None:
-    """The HTTP status of a `google-genai` or `google-api-core` error; None for any other."""
+    """The HTTP status of a model or API error; None for an error that carries none.
+
+    Reads `google-genai` and `google-api-core` errors, and the integer `status_code` that
+    the other model SDKs an ADK model may sit on put on theirs (LiteLLM, OpenAI, Anthropic).
+    """
     from google.genai import errors as genai_errors
 
     if isinstance(exc, genai_errors.APIError):
         return int(exc.code)
+    code = getattr(exc, "status_code", None)
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code
     try:
         from google.api_core import exceptions as api_exceptions
     except ImportError:  # google-api-core comes with the Vertex extra only

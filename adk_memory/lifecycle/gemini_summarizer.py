@@ -1,22 +1,25 @@
-"""`GeminiSummarizer`: cluster summaries written by Gemini, the local summary as fallback."""
+"""`GeminiSummarizer`: cluster summaries written by a model, the local summary as fallback.
+
+Gemini through google-genai by default, or any `StructuredModel` (an ADK `BaseLlm` through
+`AdkStructuredModel`).
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from google.genai import Client
 from pydantic import BaseModel
 
-from adk_memory.google_api.gemini import (
-    GeminiCallError,
-    GeminiSettings,
-    build_client,
-    generate_json,
-    payload_prompt,
-)
+from adk_memory.google_api.gemini import GeminiSettings, payload_prompt, structured_model
 from adk_memory.lifecycle.summarizer import SUMMARY_MAX_CHARS, LocalSummarizer, subject_label
+from adk_memory.llm.base import ModelCallError, StructuredModel
 from adk_memory.model import MemoryRecord
+
+if TYPE_CHECKING:
+    from google.adk.models.base_llm import BaseLlm
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +27,7 @@ SUMMARIZE_TASK = "summarize_memories"
 
 
 class SummaryReply(BaseModel):
-    """Gemini's structured reply."""
+    """The model's structured reply."""
 
     text: str
 
@@ -39,12 +42,14 @@ characters. Facts never contradict each other here; keep each one.
 
 
 class GeminiSummarizer:
-    """Summaries written by Gemini (structured output), with the local summary as fallback.
+    """Summaries written by a model (structured output), with the local summary as fallback.
 
     Args:
-        client: A google-genai client (default: built from the environment on first use).
+        client: A google-genai client (default: built from the environment on first use,
+            when no `model` is given).
         settings: Model and retry settings (default: from `ADK_MEMORY_GEMINI_*`).
         max_chars: Bound on the summary length; longer replies are retried, then cut.
+        model: Another model instead of Gemini: a `StructuredModel`, or an ADK `BaseLlm`.
     """
 
     def __init__(
@@ -53,17 +58,21 @@ class GeminiSummarizer:
         *,
         settings: GeminiSettings | None = None,
         max_chars: int = SUMMARY_MAX_CHARS,
+        model: StructuredModel | BaseLlm | None = None,
     ) -> None:
         self._client = client
+        self._given = model
+        self._model: StructuredModel | None = None
         self.settings = settings or GeminiSettings.from_env()
         self.max_chars = max_chars
         self._fallback = LocalSummarizer(max_chars)
 
     @property
-    def client(self) -> Client:
-        if self._client is None:
-            self._client = build_client()
-        return self._client
+    def model(self) -> StructuredModel:
+        """The model called; a default Gemini client is built here, on first use."""
+        if self._model is None:
+            self._model = structured_model(self._client, self.settings, self._given)
+        return self._model
 
     async def summarize(self, subject: str, records: Sequence[MemoryRecord]) -> str:
         payload = {
@@ -80,16 +89,14 @@ class GeminiSummarizer:
                 raise ValueError(f"text is longer than {self.max_chars} characters")
 
         try:
-            reply, _ = await generate_json(
-                self.client,
-                settings=self.settings,
+            reply, _ = await self.model.generate_json(
                 system_instruction=_SYSTEM_INSTRUCTION,
                 prompt=payload_prompt("Summarise these facts.", payload),
                 schema=SummaryReply,
                 check=check,
             )
-        except GeminiCallError as exc:
-            logger.warning("Gemini summary failed, using the local summary: %s", exc)
+        except ModelCallError as exc:
+            logger.warning("model summary failed, using the local summary: %s", exc)
             return self._fallback.summarize_sync(subject, records)
         text = " ".join(reply.text.split())
         return text if len(text) <= self.max_chars else text[: self.max_chars - 1] + "…"

@@ -1,9 +1,12 @@
-"""`GeminiClassifier`: ADD / REPLACE / NOOP for a whole batch of new facts in one Gemini call.
+"""`GeminiClassifier`: ADD / REPLACE / NOOP for a whole batch of new facts in one model call.
+
+The model is Gemini through google-genai by default, or any `StructuredModel` (an ADK
+`BaseLlm` through `AdkStructuredModel`); prompts, schema, checks and fallback are the same.
 
 Each new fact goes to the model with its candidates numbered 1..k; record ids never reach the
 model and are mapped back from the numbers here, so a reply cannot point at a memory that was
 not offered. Facts with no candidate above the similarity floor are ADDed without a call, and
-when none of the batch has one, no call is made at all. If Gemini stays unavailable or keeps
+when none of the batch has one, no call is made at all. If the model stays unavailable or keeps
 answering off schema, the batch goes to the offline `LocalClassifier`.
 """
 
@@ -11,18 +14,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from google.genai import Client
 from pydantic import BaseModel
 
-from adk_memory.google_api.gemini import (
-    GeminiCallError,
-    GeminiSettings,
-    build_client,
-    generate_json,
-    payload_prompt,
-)
+from adk_memory.google_api.gemini import GeminiSettings, payload_prompt, structured_model
+from adk_memory.llm.base import ModelCallError, StructuredModel
 from adk_memory.model import Decision, Fact, MemoryRecord, Verdict
 from adk_memory.reconcile.base import (
     Candidate,
@@ -31,6 +29,9 @@ from adk_memory.reconcile.base import (
     ReconcileItem,
     sanitize_verdict,
 )
+
+if TYPE_CHECKING:
+    from google.adk.models.base_llm import BaseLlm
 
 logger = logging.getLogger(__name__)
 
@@ -159,15 +160,19 @@ def reply_to_verdicts(reply: ClassificationReply, items: Sequence[ReconcileItem]
 
 
 class GeminiClassifier:
-    """Classifies new facts with one Gemini structured-output call per batch.
+    """Classifies new facts with one structured-output model call per batch.
 
     Args:
-        client: A google-genai client; default: built from the environment.
+        client: A google-genai client; default: built from the environment (when no
+            `model` is given).
         settings: Model, retry policy and `classifier_min_similarity`; default: from env.
-        fallback: Used when Gemini fails; default: `LocalClassifier()` (created on first use).
+        fallback: Used when the model fails; default: `LocalClassifier()` (created on first
+            use).
         min_similarity: Overrides `settings.classifier_min_similarity`: candidates below it
             are not shown to the model unless they hold the fact's (subject, predicate) slot,
             and a fact left without candidates is ADDed.
+        model: Another model instead of Gemini: a `StructuredModel`, or an ADK `BaseLlm`
+            (run with the settings' retry policy and output cap).
     """
 
     def __init__(
@@ -177,9 +182,10 @@ class GeminiClassifier:
         settings: GeminiSettings | None = None,
         fallback: ContradictionClassifier | None = None,
         min_similarity: float | None = None,
+        model: StructuredModel | BaseLlm | None = None,
     ) -> None:
-        self._client = client if client is not None else build_client()
         self._settings = settings if settings is not None else GeminiSettings.from_env()
+        self._model = structured_model(client, self._settings, model)
         self._fallback = fallback
         self._floor = (
             self._settings.classifier_min_similarity if min_similarity is None else min_similarity
@@ -202,17 +208,15 @@ class GeminiClassifier:
         if not shown:
             return ClassificationResult(verdicts=verdicts)
         try:
-            reply, usage = await generate_json(
-                self._client,
-                settings=self._settings,
+            reply, usage = await self._model.generate_json(
                 system_instruction=SYSTEM_INSTRUCTION,
                 prompt=payload_prompt(_INSTRUCTIONS, classification_payload(shown)),
                 schema=ClassificationReply,
                 check=lambda r: check_complete(r, len(shown)),
             )
             answers = reply_to_verdicts(reply, shown)
-        except GeminiCallError as exc:
-            logger.warning("Gemini classification failed, using the local classifier: %s", exc)
+        except ModelCallError as exc:
+            logger.warning("model classification failed, using the local classifier: %s", exc)
             originals = [items[i] for i in asked]
             local = await self._fallback_classifier().classify(originals)
             answers = [
@@ -235,7 +239,7 @@ class GeminiClassifier:
 
     def _fallback_classifier(self) -> ContradictionClassifier:
         if self._fallback is None:
-            # Imported here: the local classifier is only needed when Gemini actually fails.
+            # Imported here: the local classifier is only needed when the model actually fails.
             from adk_memory.reconcile.local import LocalClassifier
 
             self._fallback = LocalClassifier()

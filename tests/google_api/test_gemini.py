@@ -55,9 +55,13 @@ def test_llm_backend_from_env(env: dict[str, str], expected: LlmBackend) -> None
     assert llm_backend_from_env(env) is expected
 
 
-def test_unknown_backend_is_a_config_error() -> None:
+def test_a_malformed_backend_is_a_config_error() -> None:
     with pytest.raises(ConfigError, match="ADK_MEMORY_LLM"):
-        llm_backend_from_env({"ADK_MEMORY_LLM": "openai"})
+        llm_backend_from_env({"ADK_MEMORY_LLM": "open ai"})
+
+
+def test_a_model_string_selects_the_adk_backend() -> None:
+    assert llm_backend_from_env({"ADK_MEMORY_LLM": "openai/gpt-4o"}) is LlmBackend.ADK
 
 
 def test_build_client_without_credentials(clean_env: pytest.MonkeyPatch) -> None:

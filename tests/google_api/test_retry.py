@@ -29,6 +29,14 @@ def api_error(code: int) -> genai_errors.APIError:
     return genai_errors.APIError(code, {"error": {"code": code, "message": "m", "status": "S"}})
 
 
+class ProviderError(Exception):
+    """Like LiteLLM's, OpenAI's and Anthropic's errors: the HTTP status as `status_code`."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(f"status {status}")
+        self.status_code = status
+
+
 class Flaky:
     """Fails with the given errors in turn, then answers "ok"; counts its calls."""
 
@@ -58,6 +66,8 @@ class Flaky:
         requests.ConnectionError("refused"),
         requests.Timeout("slow"),
         aiohttp.ClientConnectionError("refused"),
+        ProviderError(429),
+        ProviderError(503),
     ],
 )
 def test_transient_failures_are_retried(exc: BaseException) -> None:
@@ -75,6 +85,8 @@ def test_transient_failures_are_retried(exc: BaseException) -> None:
         api_exceptions.PermissionDenied("no"),
         ValueError("bug"),
         KeyError("bug"),
+        ProviderError(400),
+        ProviderError(401),
     ],
 )
 def test_answers_and_bugs_are_not_retried(exc: BaseException) -> None:
@@ -85,6 +97,7 @@ def test_status_code_reads_both_sdks() -> None:
     assert status_code(api_error(503)) == 503
     assert status_code(api_exceptions.NotFound("x")) == 404
     assert status_code(ValueError()) is None
+    assert status_code(ProviderError(502)) == 502
 
 
 async def test_transient_failures_are_retried_until_an_answer() -> None:

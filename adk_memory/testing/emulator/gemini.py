@@ -374,6 +374,24 @@ async def _answer_classification(payload: Json) -> Json:
     return {"verdicts": verdicts}
 
 
+async def answer_payload(payload: Json) -> Json | None:
+    """The reply to an adk-memory payload (see `find_payload`), computed by the local
+    extractor or classifier; None for a task they do not answer.
+
+    Shared with the scripted ADK models of `adk_memory.testing.scripted_json_llm`, so every
+    offline model answers the same way.
+
+    Raises:
+        KeyError, TypeError, ValueError: for a payload that does not parse.
+    """
+    task = payload.get("task")
+    if task == EXTRACT_TASK:
+        return await _answer_extraction(payload)
+    if task == CLASSIFY_TASK:
+        return await _answer_classification(payload)
+    return None
+
+
 def _schema(config: Json) -> Any:
     return _pick(config, "responseJsonSchema", "response_json_schema") or _pick(
         config, "responseSchema", "response_schema"
@@ -393,14 +411,11 @@ async def _compute_text(body: Json) -> tuple[str, str]:
     )
     payload = find_payload(prompt)
     task = str(payload.get("task")) if payload else "other"
-    if payload and task == EXTRACT_TASK:
-        value: Any = await _answer_extraction(payload)
-    elif payload and task == CLASSIFY_TASK:
-        value = await _answer_classification(payload)
-    elif schema:
-        value = example_of(schema)
-    else:
+    value: Any = await answer_payload(payload) if payload else None
+    if value is None and not schema:
         return "OK", "other"
+    if value is None:
+        value = example_of(schema)
     if schema:
         value = conform(value, schema)
     if mime == "text/x.enum":
