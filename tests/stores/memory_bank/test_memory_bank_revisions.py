@@ -276,3 +276,19 @@ def test_cli_history_prints_the_earlier_value_and_restore_rolls_back(
         cli, ["--store", uri, "restore", *scope, codec.revision_record_id("1234", "77")]
     )
     assert unknown.exit_code != 0 and "no memory" in unknown.output
+
+
+def test_revision_labels_and_ids_stay_within_what_the_service_accepts() -> None:
+    record = make_record(ALICE, BEFORE)
+    labels = codec.revision_labels(record)
+    assert labels[codec.LABEL_RID] == record.id
+    assert all(
+        len(v) <= 63 and v.replace("-", "").replace("_", "").isalnum() for v in labels.values()
+    )
+    # An id that is no valid label value is left out; the statement time is always there.
+    odd = record.model_copy(update={"id": "Not A Label!"})
+    assert set(codec.revision_labels(odd)) == {codec.LABEL_STATED}
+    # Revision ids round-trip; anything else (or a path in disguise) is no revision id.
+    assert codec.parse_revision_record_id(codec.revision_record_id("123", "4")) == ("123", "4")
+    for other in (record.id, "rev~4", "rev~4~../x", "rev~~123", "rev~4~123/revisions/5"):
+        assert codec.parse_revision_record_id(other) is None
