@@ -7,6 +7,8 @@ good as the id (tables print 12 characters), an ambiguous one is a clear error.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 import click
@@ -30,6 +32,20 @@ FIX = (
 MIN_PREFIX = 4
 
 
+@dataclass(frozen=True)
+class OneShot:
+    """What `main` (the console script) hands its commands (`ctx.obj`) when the process runs
+    one command and exits.
+
+    Building the bundled embedding model's session is then most of the CPU a `remember` or
+    `recall` costs, so the engine loads an optimised copy of the model kept in
+    `model_cache` instead (saved by the first command; the vectors are bit-for-bit the
+    same). In-process callers (`CliRunner`, tests) pass nothing and keep the default.
+    """
+
+    model_cache: Path
+
+
 def with_engine(
     ctx: click.Context, body: Callable[[MemoryEngine], Awaitable[T]], *, quiet: bool = False
 ) -> T:
@@ -38,6 +54,12 @@ def with_engine(
 
     from adk_memory.errors import ConfigError
     from adk_memory.google_api.retry import RetryNotice, retry_listener
+
+    one_shot = ctx.find_object(OneShot)
+    if one_shot is not None:
+        from adk_memory.embedding.local import use_model_cache
+
+        use_model_cache(one_shot.model_cache)
 
     async def main() -> T:
         from adk_memory.config import Settings

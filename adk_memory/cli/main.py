@@ -10,13 +10,19 @@ into a one-line message and a non-zero exit.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from adk_memory.cli.errors import debugging, one_line
 from adk_memory.cli.options import store_option
+
+if TYPE_CHECKING:
+    from adk_memory.cli.engine import OneShot
 
 #: name -> (module:attribute, the short help `adk-memory --help` lists without importing it).
 #: tests/cli check each line against the first line of the command's own docstring.
@@ -70,6 +76,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Browse, explain and correct the memories of a store in a web page.",
     ),
 }
+
+
+#: Commands that serve or converse until stopped: they keep the library's defaults.
+LONG_RUNNING = frozenset({"demo", "emulator", "inspect"})
 
 
 def _check_text(args: Sequence[str]) -> None:
@@ -134,8 +144,41 @@ def cli() -> None:
     load_env_file()
 
 
+def command_name(args: Sequence[str]) -> str | None:
+    """The subcommand `args` name (the first argument that is not a group option)."""
+    value_follows = False
+    for arg in args:
+        if value_follows:
+            value_follows = False
+        elif arg == "--store":
+            value_follows = True
+        elif not arg.startswith("-"):
+            return arg
+    return None
+
+
+def one_shot(args: Sequence[str]) -> OneShot | None:
+    """How this process runs when it runs one command of `args` and exits (None: it serves).
+
+    Such a process spends most of its CPU starting up, so it starts lean: numpy's BLAS
+    starts one thread instead of a pool (set before numpy loads; a user's own setting
+    wins; a small store's vectors are one matrix-vector product), and the embedding model
+    is loaded from an optimised copy in the user cache dir (see `OneShot`).
+    """
+    name = command_name(args)
+    if name not in COMMANDS or name in LONG_RUNNING:
+        return None
+    import platformdirs
+
+    from adk_memory.cli.engine import OneShot
+
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    cache = platformdirs.user_cache_dir("adk-memory", appauthor=False)
+    return OneShot(model_cache=Path(cache) / "models")
+
+
 def main() -> None:
-    cli(prog_name="adk-memory")
+    cli(prog_name="adk-memory", obj=one_shot(sys.argv[1:]))
 
 
 if __name__ == "__main__":
