@@ -155,10 +155,13 @@ def structured_model(
         llm = settings.llm_model
         if llm is None:  # the local backend: only a model string selects ADK
             return None
+    from adk_memory.google_api.gemini import check_adk_gemini
     from adk_memory.llm.adk import AdkStructuredModel, resolve_llm
 
+    base = resolve_llm(llm) if isinstance(llm, str) else llm
+    check_adk_gemini(base, trust_base_url=settings.trust_base_url)
     return AdkStructuredModel(
-        resolve_llm(llm) if isinstance(llm, str) else llm,
+        base,
         retry=settings.gemini.retry,
         max_output_tokens=settings.gemini.max_output_tokens,
     )

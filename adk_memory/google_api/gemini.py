@@ -111,11 +111,7 @@ def build_client(*, credentials: Any = None, trust_base_url: bool | None = None)
             f"or set {ENV_LLM}=local"
         )
     vertex = truthy(os.environ.get("GOOGLE_GENAI_USE_VERTEXAI"))
-    url_var = "GOOGLE_VERTEX_BASE_URL" if vertex else "GOOGLE_GEMINI_BASE_URL"
-    base_url = os.environ.get(url_var) or None
-    if base_url is not None:
-        trusted = trust_base_url_from_env() if trust_base_url is None else trust_base_url
-        check_endpoint(base_url, setting=url_var, trusted=trusted, opt_in=f"{ENV_TRUST_BASE_URL}=1")
+    base_url = check_base_url(trust_base_url=trust_base_url)
     if vertex and credentials is None:
         credentials = emulator_credentials(base_url)
     try:
@@ -130,6 +126,41 @@ def build_client(*, credentials: Any = None, trust_base_url: bool | None = None)
         return Client()
     except Exception as exc:  # google-auth and google-genai raise a mix of types here.
         raise ConfigError(f"cannot create the Gemini client: {exc}") from exc
+
+
+def check_base_url(*, trust_base_url: bool | None = None) -> str | None:
+    """The base URL override google-genai will use (`GOOGLE_GEMINI_BASE_URL`, or
+    `GOOGLE_VERTEX_BASE_URL` with Vertex AI), once checked; None when there is none.
+
+    Args:
+        trust_base_url: Allow any host (default: `ADK_MEMORY_TRUST_BASE_URL`).
+
+    Raises:
+        ConfigError: if the URL would send credentials to a host that is neither Google's
+            nor loopback, and it is not trusted.
+    """
+    vertex = truthy(os.environ.get("GOOGLE_GENAI_USE_VERTEXAI"))
+    url_var = "GOOGLE_VERTEX_BASE_URL" if vertex else "GOOGLE_GEMINI_BASE_URL"
+    base_url = os.environ.get(url_var) or None
+    if base_url is not None:
+        trusted = trust_base_url_from_env() if trust_base_url is None else trust_base_url
+        check_endpoint(base_url, setting=url_var, trusted=trusted, opt_in=f"{ENV_TRUST_BASE_URL}=1")
+    return base_url
+
+
+def check_adk_gemini(llm: BaseLlm, *, trust_base_url: bool | None = None) -> None:
+    """Applies `build_client`'s rule for credentials to ADK's own `Gemini` model, which
+    builds its google-genai client itself: a base URL from the environment must name a
+    Google API host or loopback unless trusted. A `base_url` set on the model in code is
+    the caller's explicit choice and is left alone.
+
+    Raises:
+        ConfigError: as `check_base_url`.
+    """
+    from google.adk.models.google_llm import Gemini
+
+    if isinstance(llm, Gemini) and llm.base_url is None:
+        check_base_url(trust_base_url=trust_base_url)
 
 
 def payload_prompt(instructions: str, payload: Mapping[str, Any]) -> str:
@@ -245,6 +276,8 @@ __all__ = [
     "RetryPolicy",
     "build_client",
     "call_with_retries",
+    "check_adk_gemini",
+    "check_base_url",
     "find_payload",
     "gemini_credentials_configured",
     "is_transient",

@@ -13,7 +13,7 @@ from google.adk.models.base_llm import BaseLlm
 from adk_memory.config import GeminiSettings, LlmBackend, Settings
 from adk_memory.engine import MemoryEngine
 from adk_memory.errors import ConfigError
-from adk_memory.extraction.gemini import ExtractionReply
+from adk_memory.extraction.gemini import ExtractionReply, GeminiExtractor
 from adk_memory.factory import open_engine, structured_model, summarizer
 from adk_memory.google_api.gemini import GeminiStructuredModel
 from adk_memory.google_api.retry import RetryNotice, retry_listener
@@ -214,3 +214,18 @@ async def test_summaries_come_from_the_model_with_the_local_one_as_fallback(
         "user", records
     )
     assert isinstance(summarizer(settings_for(tmp_path, "local")), LocalSummarizer)
+
+
+async def test_without_structured_output_the_schema_goes_in_the_instruction_only() -> None:
+    llm = ScriptedJsonLlm(fenced=True)
+    model = AdkStructuredModel(llm, retry=INSTANT_RETRY, structured_output=False)
+    extractor = GeminiExtractor(settings=GeminiSettings(retry=INSTANT_RETRY), model=model)
+
+    result = await extractor.extract([BERLIN])
+
+    assert [f.object for f in result.facts] == ["Berlin"]
+    assert result.fallback_event_ids == []
+    [request] = llm.requests
+    assert request.config.response_schema is None
+    assert request.config.response_mime_type is None
+    assert "JSON schema" in str(request.config.system_instruction)
