@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_request import LlmRequest
+from google.adk.models.llm_response import LlmResponse
 
 from adk_memory.config import GeminiSettings, LlmBackend, Settings
 from adk_memory.engine import MemoryEngine
@@ -229,3 +231,24 @@ async def test_without_structured_output_the_schema_goes_in_the_instruction_only
     assert request.config.response_schema is None
     assert request.config.response_mime_type is None
     assert "JSON schema" in str(request.config.system_instruction)
+
+
+class RefusingLlm(BaseLlm):
+    """Answers every call with an error response instead of content (a safety block)."""
+
+    model: str = "refusing"
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        yield LlmResponse(error_code="SAFETY", error_message="blocked")
+
+
+async def test_an_error_response_falls_back_to_the_local_extractor() -> None:
+    extractor = GeminiExtractor(settings=GeminiSettings(retry=INSTANT_RETRY), model=RefusingLlm())
+
+    result = await extractor.extract([BERLIN])
+
+    assert result.fallback_event_ids == [BERLIN.id]
+    assert [f.object for f in result.facts] == ["Berlin"]
+    assert result.usage.calls == 0
