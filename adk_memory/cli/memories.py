@@ -22,11 +22,13 @@ from adk_memory.cli.options import (
 from adk_memory.cli.output import (
     console,
     emit_json,
+    plain_safe,
     print_recall,
     print_records,
     recalled_json,
     record_json,
     safe,
+    say,
     short_id,
     table,
 )
@@ -85,9 +87,9 @@ def remember(
             {"decision": outcome.decision.value, "id": outcome.id, "superseded": outcome.superseded}
         )
         return
-    console().print(f"[bold]{outcome.decision.value}[/bold] {outcome.id}  {safe(outcome.text)}")
+    say(outcome.decision.value, f"{outcome.id}  {plain_safe(outcome.text)}")
     for old in outcome.superseded:
-        console().print(f"  supersedes {old}")
+        click.echo(f"  supersedes {old}")
 
 
 def _read_queries(path: Path) -> list[str]:

@@ -41,6 +41,20 @@ def emit_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
+def say(head: str, rest: str = "") -> None:
+    """One line for people on stdout, `head` in bold, without rich: the line a `remember`
+    prints is not worth the ~0.1 s of CPU importing rich costs. click drops the bold when
+    stdout is not a terminal. Stored text in `rest` must have gone through `plain_safe`."""
+    click.echo(click.style(head, bold=True) + (f" {rest}" if rest else ""))
+
+
+def plain_safe(text: str) -> str:
+    """`safe` for output that is not rich markup: neutralised, nothing escaped."""
+    from adk_memory.text import display_safe
+
+    return display_safe(text)
+
+
 def safe(text: str) -> str:
     """Text as it may be shown in a terminal: lookalike brackets, bidi overrides and control
     characters neutralised, and rich markup escaped so stored text can't restyle the table."""

@@ -56,3 +56,18 @@ def test_recall_does_not_load_the_extractor_or_classifier(tmp_path: Path) -> Non
         "adk_memory.reconcile.rules",
     )
     assert _loaded(recalled, rules) == []
+
+
+def test_human_remember_prints_its_line_without_rich(tmp_path: Path) -> None:
+    store = f"adkmem+sqlite:///{tmp_path}/m.db"
+    probe = PROBE.replace("print(json.dumps", "print(result.output, end='')\nprint(json.dumps")
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "--store", store, "remember", "--app", "a", "--user", "u",
+         "I like\u202e green\n\ntea."],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    *printed, modules = done.stdout.strip().splitlines()
+    assert _loaded(set(json.loads(modules)), ("rich",)) == []
+    decision, memory_id, text = printed[-1].split(" ", 2)
+    assert (decision, len(memory_id), text) == ("ADD", 32, " I like green tea.")
