@@ -26,6 +26,7 @@ from adk_memory.lifecycle import (
 )
 from adk_memory.lifecycle.consolidation import summary_sources
 from adk_memory.model import Kind, MemoryRecord, Scope, ScoredMemory, Status
+from adk_memory.stores.base import RevisionStore
 
 #: Records read per page while walking a scope.
 PAGE_SIZE = 500
@@ -71,6 +72,9 @@ class TimelineEntry(BaseModel):
     change: str = ""
     successor: MemoryRecord | None = None
     summary: MemoryRecord | None = None
+    #: An earlier value the store keeps as a revision of its memory (Memory Bank): restoring
+    #: it rolls the memory back to it.
+    revision: bool = False
 
 
 class History(BaseModel):
@@ -78,6 +82,8 @@ class History(BaseModel):
 
     record: MemoryRecord
     timeline: list[TimelineEntry]
+    #: `record` is an earlier value kept as a revision (see `TimelineEntry.revision`).
+    revision: bool = False
     #: For a summary: the records it consolidates (any status), in its own order.
     sources: list[MemoryRecord] = Field(default_factory=list)
     #: Source ids a summary lists that are no longer in the store.
@@ -115,6 +121,11 @@ def stated_at(record: MemoryRecord) -> datetime:
     """When a record was stated: `recorded_at` where the store keeps it, else `valid_at`."""
     recorded: datetime | None = getattr(record, "recorded_at", None)
     return recorded or record.valid_at
+
+
+def is_revision(engine: MemoryEngine, memory_id: str) -> bool:
+    """Whether an id names an earlier value the engine's store keeps as a revision."""
+    return isinstance(engine.store, RevisionStore) and engine.store.is_revision(memory_id)
 
 
 def quiet_engine(engine: MemoryEngine) -> MemoryEngine:
@@ -201,9 +212,21 @@ async def get_memory(engine: MemoryEngine, memory_id: str, scope: Scope | None) 
     return await engine.get(memory_id, scope)
 
 
-def _change(record: MemoryRecord, successor: MemoryRecord | None) -> str:
+def _change(record: MemoryRecord, successor: MemoryRecord | None, *, revision: bool) -> str:
     if successor is None:
         return ""
+    if revision:
+        # A revision's times are the server's and its successor's the engine's clock, so
+        # only the statement times tell a rollback from an update.
+        if stated_at(record) > stated_at(successor):
+            return (
+                "rolled back: a restore made an earlier value of this memory current again; "
+                "Memory Bank keeps this one as a revision (restorable)"
+            )
+        return (
+            "updated in place by Memory Bank: a later statement replaced this value, which "
+            "Memory Bank keeps as a revision (restorable)"
+        )
     if record.created_at > successor.created_at:
         return (
             "stored as history: it was stated before the value already known, so it never "
@@ -234,13 +257,16 @@ async def memory_history(engine: MemoryEngine, memory_id: str, scope: Scope | No
                     item.consolidated_into, item.scope
                 )
             summary = summaries[item.consolidated_into]
-        change = _change(item, successor)
+        revision = is_revision(engine, item.id)
+        change = _change(item, successor, revision=revision)
         if not change and summary is not None and item.status is Status.ARCHIVED:
             change = "archived by consolidation into a summary"
         elif not change and item.status is Status.ARCHIVED:
             change = "archived by garbage collection (restorable)"
         timeline.append(
-            TimelineEntry(record=item, change=change, successor=successor, summary=summary)
+            TimelineEntry(
+                record=item, change=change, successor=successor, summary=summary, revision=revision
+            )
         )
     sources: list[MemoryRecord] = []
     missing: list[str] = []
@@ -253,6 +279,7 @@ async def memory_history(engine: MemoryEngine, memory_id: str, scope: Scope | No
     return History(
         record=record,
         timeline=timeline,
+        revision=is_revision(engine, record.id),
         sources=sources,
         missing_sources=missing,
         event_ids=await source_event_ids(engine, record),

@@ -186,7 +186,13 @@ def _slot(record: MemoryRecord) -> str:
     return record.kind.value
 
 
-def _record_actions(links: Links, record: MemoryRecord, token: str | None) -> str:
+def _record_actions(
+    links: Links, record: MemoryRecord, token: str | None, *, revision: bool = False
+) -> str:
+    """Restore for an archived memory or an earlier value kept as a revision (which is only
+    forgotten with its memory); Forget for any memory."""
+    if revision:
+        return action_form(links, "restore", "Restore", record.scope, record.id, token)
     forms = action_form(links, "forget", "Forget", record.scope, record.id, token)
     if record.status is Status.ARCHIVED:
         forms = action_form(links, "restore", "Restore", record.scope, record.id, token) + forms
@@ -310,6 +316,10 @@ def history_page(
             )
         elif entry.change:
             change = f'<p class="change">{esc(entry.change)}</p>'
+        if entry.revision and r.id != record.id:
+            change += (
+                f'<div class="actions">{_record_actions(links, r, token, revision=True)}</div>'
+            )
         steps.append(
             f'<li class="step {esc(r.status.value)}"><time>{day(r.valid_at)}</time>'
             f"{_card(links, r, current=record.id)}{change}</li>"
@@ -339,7 +349,8 @@ def history_page(
         f"<dt>hits</dt><dd>{record.hits} (last {moment(record.last_accessed_at)})</dd>"
         f"<dt>session</dt><dd>{esc(record.source.session_id or '—')}</dd>"
         f'<dt>events</dt><dd class="events">{esc(events)}</dd></dl>'
-        f'<div class="actions">{_record_actions(links, record, token)}</div>'
+        f'<div class="actions">{_record_actions(links, record, token, revision=history.revision)}'
+        "</div>"
     )
     body = f"{facts}<h2>Timeline</h2>{timeline}{sources}"
     return layout(

@@ -379,14 +379,17 @@ def inspector_router(
     async def restore_action(request: Request) -> Response:
         form, scope = await acting(request)
         real, _quiet = await resolve()
-        record = await actions.restore_memory(real, scope, _text(form, "id"))
+        wanted = _text(form, "id")
+        record = await actions.restore_memory(real, scope, wanted)
         links = _Links(request)
-        url = (
-            links.memory(record.id, scope)
-            + "&"
-            + urlencode({"notice": f"Restored {pages.short(record.id)}: now {record.status.value}"})
+        notice = (
+            f"Restored {pages.short(record.id)}: now {record.status.value}"
+            if record.id == wanted
+            else f"Rolled {pages.short(record.id)} back to an earlier value: {record.text[:120]}"
         )
-        return done(request, url, {"restored": record.id, "status": record.status.value})
+        url = links.memory(record.id, scope) + "&" + urlencode({"notice": notice})
+        payload = {"restored": wanted, "memory": record.id, "status": record.status.value}
+        return done(request, url, payload)
 
     @router.post("/actions/erase", name=f"{NAME}.erase")
     async def erase_action(request: Request) -> Response:

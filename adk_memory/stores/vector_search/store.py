@@ -89,7 +89,7 @@ def _credentials(base_url: str | None) -> Any:
     from google.auth import exceptions as auth_exceptions
 
     try:
-        credentials, _ = google.auth.default(scopes=_SCOPES)  # type: ignore[no-untyped-call]
+        credentials, _ = google.auth.default(scopes=_SCOPES)
     except auth_exceptions.DefaultCredentialsError as exc:
         raise ConfigError(
             "no Google credentials for Vector Search: run `gcloud auth application-default "
