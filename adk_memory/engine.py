@@ -62,7 +62,7 @@ class EngineConfig(BaseModel):
     #: Results per recall when the caller does not say.
     top_k: int = Field(default=10, ge=1, le=1000)
     #: Similar active facts shown to the classifier per new fact.
-    reconcile_candidates: int = Field(default=5, ge=1, le=50)
+    reconcile_candidates: int = Field(default=8, ge=1, le=50)
     #: Count a hit on every recalled record (feeds garbage collection).
     record_hits: bool = True
     #: Match queries against the sources of consolidation summaries too and answer with the

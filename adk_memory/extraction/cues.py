@@ -11,8 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from adk_memory.extraction.sentences import mask, unmask
+from adk_memory.extraction.sentences import mask, split_sentences, unmask
 
+#: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
+RELATION_NOUNS = (
+    r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
+    r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
+    r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
+    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor"
+)
 #: A statement bounded to a passing moment: it says nothing about the lasting value.
 _TEMPORARY = re.compile(
     r"\b(?:this (?:morning|afternoon|evening|week|weekend|saturday|sunday|monday|tuesday|"
@@ -27,7 +34,9 @@ _TEMPORARY = re.compile(
 )
 #: "as of this week", "since this morning": the start of a lasting change, not a moment.
 _CHANGE_START = re.compile(
-    r"\b(?:as of|since|from|starting) (?:this|today|tomorrow|next)\b", re.IGNORECASE
+    r"\b(?:(?:as of|since|from|starting) (?:this|today|tomorrow|next)|"
+    r"(?:started|began|begun|starts|start) (?:[\w-]+ )?(?:this|today|last))\b",
+    re.IGNORECASE,
 )
 #: A possibility, a plan, a wish or a suggestion: not a fact about the present.
 _HYPOTHETICAL = re.compile(
@@ -52,12 +61,25 @@ _PAST = re.compile(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
-#: Wording that says a value changed (the update may name neither old nor new value).
+#: Wording that says a value changed (the update may name neither old nor new value): the
+#: English vocabulary of change, not a list of domains. Time words ("now", "these days"),
+#: ends ("no longer", "quit", "sold", "retired"), moves and swaps ("switched", "relocated"),
+#: starts ("started", "took up", "joined"), schedule changes ("rebooked", "postponed",
+#: "slipped"), amounts ("raised", "upped", "halved") and corrections ("turns out", "actually").
+#: Completed forms only: "I'm moving to Rome" is a plan, "my internet keeps dropping" no change.
 _CHANGE = re.compile(
-    r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
-    r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
-    r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
-    r"stopped|left|finished|done with|retired|took a job|relocated|from \S+(?: \S+){0,3} to)\b",
+    r"\b(?:now|these days|nowadays|from now on|no longer|not any ?more|any ?more|no more|"
+    r"instead|after all|turns out|turned out|actually|correction|"
+    r"switched|moved|changed|change of plans?|swapped|traded in|replaced|upgraded|downgraded|"
+    r"converted|transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|"
+    r"gave up|stopped|left|finished|done with|retired|took a job|relocated|closed|ended|"
+    r"broke up|split up|got rid of|moved out|fixed|healed|recovered|cleared|"
+    r"started|began|took up|joined|signed up|enrolled|adopted|promoted|became|"
+    r"got (?:engaged|married|divorced|promoted|hired|fired|laid off|a new)|"
+    r"rebooked|rescheduled|postponed|delayed|slipped|extended|"
+    r"(?:pushed|put|moved|brought) (?:[\w-]+ ){0,3}(?:back|forward|up)|"
+    r"raised|increased|upped|lowered|reduced|decreased|cut (?:down|back)|bumped|doubled|"
+    r"halved|from \S+(?: \S+){0,3} to)\b",
     re.IGNORECASE,
 )
 
@@ -106,6 +128,44 @@ _STOP = frozenset(
 )
 
 
+#: A statement of a past event rather than a present state ("I went", "we bought").
+_IRREGULAR_PAST = (
+    "went was were had got took made saw won bought sold did came met ate drove flew ran gave "
+    "found told said lost paid spent left wrote read broke began quit put cut set kept sent "
+    "brought thought felt heard held built".split()
+)
+_PAST_VERB = re.compile(
+    rf"\b(?:i|we)\s+(?:\w+ed|{'|'.join(_IRREGULAR_PAST)})\b",
+    re.IGNORECASE,
+)
+#: Said of the speaker or the speaker's people: a first-person word early on, or a gerund
+#: subject ("Living in Austin means tacos every weekend").
+_PERSONAL = re.compile(
+    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|i'm|i've|we|we're|our|my)\b|\W*[a-z]+ing\b)", re.IGNORECASE
+)
+_ADJECTIVES = r"(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
+#: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
+_RELATION_SUBJECT = re.compile(
+    rf"^\W*(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
+    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
+    re.IGNORECASE,
+)
+#: "My team just hired two interns", "Our landlord sold the building": someone or something
+#: of the speaker's is the subject, and the speaker is not named again.
+_POSSESSED_SUBJECT = re.compile(
+    rf"^\W*(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
+)
+#: "Ravi left Google": a capitalised first word, then a word in lower case.
+_NAME_SUBJECT = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?-i:[a-z])")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+#: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
+_OPENERS = frozenset(
+    "the a an this that these those it its there here so and but or then now just finally "
+    "actually honestly lately recently sorry quick big good bad great turns yes no well oh "
+    "after before since when while once every today yesterday last next got caved".split()
+)
+
+
 @dataclass(frozen=True)
 class Cues:
     """What the wording of one statement allows."""
@@ -131,6 +191,120 @@ def cues(text: str) -> Cues:
         past=bool(_PAST.search(text)),
         change=bool(_CHANGE.search(text)),
     )
+
+
+#: The label the local extractor puts before a statement ("User: ", 'User (asked "…"): ').
+_SPEAKER_LABEL = re.compile(r"^[^:]{1,80}?(?: \(asked \"[^\"]*\"\))?:\s+")
+
+
+#: Separators of a compound value ("horror and sci-fi", "jazz, soul or funk").
+_ITEM_SPLIT = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
+_WORD_ITEM_SPLIT = re.compile(r"\s*(?:&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
+#: Wording that says something no longer holds (or never did).
+_NEGATION = re.compile(
+    r"\b(?:not|no longer|no more|never|stopped|quit|gave up)\b|n't\b", re.IGNORECASE
+)
+
+
+def split_items(text: str, *, commas: bool = True) -> list[str]:
+    """The parts of a compound value or statement ("horror and sci-fi" → horror, sci-fi);
+    without `commas`, a comma does not split (in a sentence it mostly joins clauses)."""
+    pattern = _ITEM_SPLIT if commas else _WORD_ITEM_SPLIT
+    return [part for part in pattern.split(text) if part.strip()]
+
+
+def negates(text: str) -> bool:
+    """Whether `text` says that something does not (or no longer) hold."""
+    return _NEGATION.search(text) is not None
+
+
+def strip_speaker(text: str) -> str:
+    """A stored statement's own words, without the "<Speaker>: " label."""
+    return _SPEAKER_LABEL.sub("", text.strip(), count=1)
+
+
+def present_state(text: str, *, personal: bool = True, plans: bool = False) -> bool:
+    """Whether `text` reads as one present state ("I drive a VW Golf, it's ancient but
+    reliable", "My sister lives in Oslo", "The launch is scheduled for May 3rd"): not a past
+    event, a maybe or a question, and one sentence; with `personal`, said of the speaker or
+    the speaker's people; with `plans`, a plan counts ("We're planning to marry in June")."""
+    if len(split_sentences(text)) != 1 or text.rstrip().endswith("?"):
+        return False
+    found = cues(text)
+    return (
+        not found.past
+        and (plans or not found.hypothetical)
+        and (not personal or _PERSONAL.match(text) is not None)
+        and _PAST_VERB.search(text) is None
+    )
+
+
+def lasting_change(text: str) -> bool:
+    """Whether `text` says a value changed for good ("We're in Munich now", "Cancelled
+    Spotify, I'm on Apple Music"): a change cue, and nothing that makes it a passing moment,
+    a maybe, an addition beside what is known, or the past."""
+    found = cues(text)
+    return found.change and not (
+        found.temporary or found.hypothetical or found.additive or found.past
+    )
+
+
+def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
+    """Who a statement is about when that is not the speaker, as lower-case words, kin
+    terms folded ("My best friend Ravi works at Google" → {"friend", "ravi"}; "Ravi left
+    Google" → {"ravi"}; "Mum and Dad sold the house" → {"mother", "father"}); empty when it
+    is about the speaker, alone or too ("Sold the Vespa", "We're in Munich", "My partner
+    converted me").
+
+    With `possessed`, a thing of the speaker's that acts counts as the subject ("My team
+    just hired two interns" → {"team"}); without, "My rent is 1,200" is about the speaker.
+    """
+    relation = _RELATION_SUBJECT.match(text)
+    if relation is not None and _FIRST_PERSON.search(text, relation.end()) is None:
+        who = {relation.group("who")}
+        if relation.group("name"):
+            who.add(relation.group("name"))
+        if relation.group("also"):
+            who.add(relation.group("also"))
+        return frozenset(person_words(" ".join(who)))
+    match = _POSSESSED_SUBJECT.match(text)
+    if match is not None:
+        if possessed and _FIRST_PERSON.search(match.group("rest")) is None:
+            return frozenset({_singular(match.group("what").lower())})
+        return frozenset()
+    named = _NAME_SUBJECT.match(text)
+    if (
+        named is not None
+        and named.group("name").lower() not in _OPENERS
+        and named.group("name").lower() not in _IRREGULAR_PAST
+        and not named.group("name").endswith(("ed", "ing"))
+        and _FIRST_PERSON.search(text) is None
+    ):
+        return frozenset({named.group("name").lower()})
+    return frozenset()
+
+
+#: Kin terms that name the same person ("Mum", "my mother"), and the groups they make up.
+_KIN = {
+    **dict.fromkeys(("mum", "mom", "mam", "mother"), "mother"),
+    **dict.fromkeys(("dad", "father"), "father"),
+    **dict.fromkeys(("gran", "grandma", "nan", "nana", "grandmother"), "grandmother"),
+    **dict.fromkeys(("grandpa", "granddad", "grandfather"), "grandfather"),
+}
+_KIN_GROUPS = {
+    "parent": ("mother", "father"),
+    "grandparent": ("grandmother", "grandfather"),
+}
+
+
+def person_words(text: str) -> set[str]:
+    """The content words of `text` with kin terms folded, groups spelled out ("my parents"
+    → {"parent", "mother", "father"})."""
+    words = {_KIN.get(w, w) for w in content_words(text)}
+    for group, members in _KIN_GROUPS.items():
+        if group in words:
+            words.update(members)
+    return words
 
 
 def signals_change(text: str) -> bool:
@@ -192,11 +366,19 @@ def moved_thing(text: str) -> str | None:
 
 
 __all__ = [
+    "RELATION_NOUNS",
     "Cues",
     "arrived",
     "content_words",
     "cues",
     "displaced",
+    "lasting_change",
     "moved_thing",
+    "negates",
+    "person_words",
+    "present_state",
     "signals_change",
+    "split_items",
+    "strip_speaker",
+    "subject_words",
 ]

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 
 from adk_memory.extraction.base import ExtractionResult
 from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
-from adk_memory.extraction.cues import arrived, cues, displaced, moved_thing
+from adk_memory.extraction.cues import RELATION_NOUNS, arrived, cues, displaced, moved_thing
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
@@ -330,13 +330,6 @@ def display_name(author: str) -> str:
     return "User" if author.strip().lower() == "user" else author.strip()
 
 
-#: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
-RELATION_NOUNS = (
-    r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
-    r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
-    r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
-    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor"
-)
 #: "My (best) friend (Ravi) works at ...": a statement about someone else, its subject named.
 _THIRD_PERSON = re.compile(
     rf"^(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
@@ -688,7 +681,6 @@ class LocalExtractor:
 
 
 __all__ = [
-    "RELATION_NOUNS",
     "LocalExtractor",
     "SlotMatch",
     "display_name",

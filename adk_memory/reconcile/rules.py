@@ -17,29 +17,22 @@ from __future__ import annotations
 
 import re
 
-from adk_memory.extraction.cues import arrived, content_words, cues
-from adk_memory.extraction.local import RELATION_NOUNS as _RELATION
+from adk_memory.extraction.cues import RELATION_NOUNS as _RELATION
+from adk_memory.extraction.cues import (
+    arrived,
+    content_words,
+    cues,
+    present_state,
+    split_items,
+    strip_speaker,
+)
 from adk_memory.extraction.local import normalize_value
-from adk_memory.extraction.sentences import split_sentences
 from adk_memory.extraction.slots import category_of, is_single_valued, predicate_for_category
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 
 #: Cosine above which two sentences with the same content words say the same thing.
 DUPLICATE_COSINE = 0.96
 
-_ITEM_SPLIT = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
-_SPEAKER = re.compile(r"^[^:]{1,80}?(?: \(asked \"[^\"]*\"\))?:\s+")
-#: A statement of a past event rather than a present state ("I went", "we bought").
-_PAST_VERB = re.compile(
-    r"\b(?:i|we)\s+(?:\w+ed|went|was|were|had|got|took|made|saw|won|bought|sold|did|came|met|"
-    r"ate|drove|flew|ran|gave|found|told|said|lost|paid|spent|left|wrote|read|broke|began)\b",
-    re.IGNORECASE,
-)
-#: Said of the speaker: a first-person word early on, or a gerund subject ("Living in Austin
-#: means tacos every weekend").
-_PERSONAL = re.compile(
-    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|i'm|i've|we|we're|our|my)\b|\W*[a-z]+ing\b)", re.IGNORECASE
-)
 
 
 def _words(value: str) -> set[str]:
@@ -48,27 +41,19 @@ def _words(value: str) -> set[str]:
 
 def _items(value: str) -> list[set[str]]:
     """The items of a compound object ("horror and sci-fi" → {horror}, {sci-fi})."""
-    return [_words(part) for part in _ITEM_SPLIT.split(value) if _words(part)]
+    return [_words(part) for part in split_items(value) if _words(part)]
 
 
 def _body(record: MemoryRecord) -> str:
     """A record's words without the "<Speaker>: " label."""
-    return _body_text(record.text)
+    return strip_speaker(record.text)
 
 
 def _states(record: MemoryRecord) -> bool:
     """Whether a record without a slot reads as one present, personal state ("I drive a VW
     Golf, it's ancient but reliable"): only such a record may be displaced by name. A
     record of several sentences, a past event, a plan or a question is history to keep."""
-    body = _body(record)
-    if record.predicate == "excerpt" or len(split_sentences(body)) != 1:
-        return False
-    return (
-        not cues(body).past
-        and not body.rstrip().endswith("?")
-        and _PERSONAL.match(body) is not None
-        and _PAST_VERB.search(body) is None
-    )
+    return record.predicate != "excerpt" and present_state(_body(record))
 
 
 def _names(value: str, text: str) -> bool:
@@ -106,7 +91,7 @@ def _attribute(record: MemoryRecord) -> str | None:
 
 def _actor(text: str) -> set[str]:
     """Who a statement is about when it is not the speaker ("Ravi left Google" → {"ravi"})."""
-    body = _body_text(text)
+    body = strip_speaker(text)
     first = re.match(r"^\W*((?-i:[A-Z])[\w-]+)", body)
     if first is None or first.group(1).lower() in {"i", "we", "my", "our", "the", "a", "an"}:
         return set()
@@ -171,14 +156,10 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         return Decision.REPLACE
     # One value at a time, or an explicit move to a new value ("moved my current account
     # over to Monzo" over "I bank with Barclays").
-    moved = is_single_valued(fact.predicate) or arrived(_body_text(fact.text)) is not None
+    moved = is_single_valued(fact.predicate) or arrived(strip_speaker(fact.text)) is not None
     if fact.polarity and record.polarity and new_obj and moved:
         return Decision.REPLACE
     return None
-
-
-def _body_text(text: str) -> str:
-    return _SPEAKER.sub("", text.strip(), count=1)
 
 
 def _displaces_episode(fact: Fact, record: MemoryRecord) -> Decision | None:

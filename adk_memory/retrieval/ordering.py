@@ -9,7 +9,13 @@ dates, so the agent's model can tell which one holds now.
 
 Two recalled memories answer the same question when they fill the same slot (subject and
 attribute), or when they say nearly the same thing about the same subject (their embeddings
-are close) and both matter to the query. Pure functions: no I/O.
+are close) and both matter to the query, or when the newer one says a value changed ("We're in
+Munich now", "Cancelled Spotify, I'm on Apple Music") and the older one, a present state of
+the same person, is the recalled memory closest to it: recall has already chosen both as
+answers to this query, so the change most likely displaced that state. Such an earlier
+answer is displaced, not merely older: it goes after every other recalled memory, still
+shown and marked, never deleted (that needs REPLACE's explicit evidence). Pure functions: no
+I/O.
 """
 
 from __future__ import annotations
@@ -19,6 +25,15 @@ from collections.abc import Sequence
 import numpy as np
 from pydantic import BaseModel, Field
 
+from adk_memory.extraction.cues import (
+    lasting_change,
+    negates,
+    person_words,
+    present_state,
+    split_items,
+    strip_speaker,
+    subject_words,
+)
 from adk_memory.model import Kind, ScoredMemory
 
 
@@ -35,6 +50,12 @@ class OrderingConfig(BaseModel):
     #: question (both true: "I play tennis", "I play squash"), it would push a true fact
     #: out of the top ranks.
     earlier_last: bool = False
+    #: Cosine a change statement needs with the state it displaces (both already recalled
+    #: for the query, and that state its nearest recalled neighbour). Below it, recalled
+    #: memories are unrelated however they are worded.
+    change_cosine: float = Field(default=0.25, ge=0.0, le=1.0)
+    #: Earlier answers displaced by a change statement go after every other recalled memory.
+    displaced_last: bool = True
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -46,24 +67,82 @@ def _slot(memory: ScoredMemory) -> tuple[str, str] | None:
     return record.subject, record.predicate
 
 
+def _body(memory: ScoredMemory) -> str:
+    return strip_speaker(memory.record.text)
+
+
+def _stated(memory: ScoredMemory) -> tuple[object, ...]:
+    return (memory.record.stated_at, memory.record.created_at)
+
+
+def _same_person(newer: str, older: str) -> bool:
+    """Whether a change statement and a state are about the same person: both about the
+    speaker, or the state names whoever the change is about ("Ravi left Google" and "My
+    best friend Ravi works at Google"; "Gran moved" and "My grandmother lives …")."""
+    who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
+    if not who_new:
+        return not who_old
+    return who_new <= person_words(older) | who_old
+
+
+def _nearest(vectors: np.ndarray, i: int, members: Sequence[int]) -> int | None:
+    others = [j for j in members if j != i]
+    if not others:
+        return None
+    return max(others, key=lambda j: float(np.dot(vectors[i], vectors[j])))
+
+
+def _displaces(
+    ranked: Sequence[ScoredMemory],
+    vectors: np.ndarray,
+    i: int,
+    j: int,
+    candidates: Sequence[int],
+    config: OrderingConfig,
+) -> bool:
+    """Whether one of ranked[i], ranked[j] is a lasting change that displaces the other, a
+    present state stated before it, by the evidence recall has: the state is the change's
+    nearest neighbour among the `candidates` (or the other way round) and close enough."""
+    a, b = ranked[i], ranked[j]
+    if _stated(a) == _stated(b):
+        return False
+    (new, n), (old, o) = ((a, i), (b, j)) if _stated(a) > _stated(b) else ((b, j), (a, i))
+    if float(np.dot(vectors[n], vectors[o])) < config.change_cosine:
+        return False
+    if o not in (_nearest(vectors, n, candidates), None) and n != _nearest(vectors, o, candidates):
+        return False
+    new_text, old_text = _body(new), _body(old)
+    if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
+        # "I don't listen to classical any more" ends one of "I love jazz and classical".
+        return False
+    return (
+        lasting_change(new_text)
+        and present_state(old_text, personal=False, plans=True)
+        and not lasting_change(old_text)
+        and _same_person(new_text, old_text)
+    )
+
+
 def group_same_question(
     ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
-) -> list[list[int]]:
+) -> list[tuple[list[int], bool]]:
     """Indices of `ranked` (best first) grouped by the question they answer, in the order of
-    each group's best member. `vectors` holds unit embeddings of the memories' texts, row i
-    for ranked[i] (None: slots alone decide)."""
-    groups: list[list[int]] = []
+    each group's best member, each with whether a change statement displaced its earlier
+    members. `vectors` holds unit embeddings of the memories' texts, row i for ranked[i]
+    (None: slots alone decide)."""
+    groups: list[tuple[list[int], bool]] = []
     owner: dict[int, int] = {}
+    datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
     for i, memory in enumerate(ranked):
         if i in owner:
             continue
+        owner[i] = len(groups)
         if memory.record.kind is Kind.SUMMARY:
             # A summary stands for many statements of different dates: it has no one time.
-            owner[i] = len(groups)
-            groups.append([i])
+            groups.append(([i], False))
             continue
         group = [i]
-        owner[i] = len(groups)
+        displaced = False
         head_score = memory.score
         for j in range(i + 1, len(ranked)):
             if j in owner:
@@ -71,17 +150,25 @@ def group_same_question(
             other = ranked[j]
             if other.record.kind is Kind.SUMMARY:
                 continue
-            if head_score > 0 and other.score < config.min_relative_score * head_score:
-                continue
-            if memory.record.subject != other.record.subject:
-                continue
-            same = _slot(memory) is not None and _slot(memory) == _slot(other)
-            if not same and vectors is not None:
+            # Who a change is about is read from its words (an extractor may leave a
+            # statement about "my mum" with the speaker as subject).
+            alike = memory.record.subject == other.record.subject
+            relevant = head_score <= 0 or other.score >= config.min_relative_score * head_score
+            same = (
+                alike and relevant and _slot(memory) is not None and _slot(memory) == _slot(other)
+            )
+            if not same and alike and relevant and vectors is not None:
                 same = float(np.dot(vectors[i], vectors[j])) >= config.same_question_cosine
+            if vectors is not None and (same or not displaced):
+                # A change is evidence of its own: it may match the query's words less
+                # than the state it displaced ("moved us to a co-working space" for
+                # "where is my office?").
+                changed = _displaces(ranked, vectors, i, j, datable, config)
+                same, displaced = same or changed, displaced or changed
             if same:
                 group.append(j)
                 owner[j] = len(groups)
-        groups.append(group)
+        groups.append((group, displaced))
     return groups
 
 
@@ -93,7 +180,7 @@ def current_first(
         return list(ranked)
     ordered: list[ScoredMemory] = []
     earlier: list[ScoredMemory] = []
-    for group in group_same_question(ranked, vectors, config):
+    for group, displaced in group_same_question(ranked, vectors, config):
         if len(group) == 1:
             ordered.append(ranked[group[0]].model_copy(update={"latest": None}))
             continue
@@ -104,7 +191,7 @@ def current_first(
         )
         ordered.append(members[0].model_copy(update={"latest": True}))
         older = [m.model_copy(update={"latest": False}) for m in members[1:]]
-        if config.earlier_last:
+        if config.earlier_last or (displaced and config.displaced_last):
             earlier += older
         else:
             ordered += older

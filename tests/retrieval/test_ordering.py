@@ -77,3 +77,78 @@ def test_grouping_can_be_turned_off() -> None:
     a, b = scored("I drive a Golf.", 0.9, 1), scored("I drive a bike.", 0.85, 30)
     vectors = np.stack([unit(1, 0), unit(1, 0)])
     assert current_first([a, b], vectors, OrderingConfig(enabled=False)) == [a, b]
+
+
+def test_a_change_displaces_the_state_it_is_closest_to_even_when_it_matches_less() -> None:
+    # "Where is my office?" matches the old sentence's words far better than the change.
+    old = scored("User: Our office is on the 4th floor of the Shard.", 0.8, 1)
+    other = scored("User: I'm left-handed.", 0.3, 5)
+    new = scored("User: The company moved us to a co-working space in Shoreditch.", 0.2, 30)
+    vectors = np.stack([unit(1, 0.3, 0), unit(0, 0, 1), unit(0.6, 1, 0)])
+    ordered = current_first([old, other, new], vectors, OrderingConfig())
+    assert [m.record.text for m in ordered] == [new.record.text, other.record.text, old.record.text]
+    assert [m.latest for m in ordered] == [True, None, False]
+    # Shown last, never dropped: the earlier value is still recalled and marked.
+    kept = current_first([old, other, new], vectors, OrderingConfig(displaced_last=False))
+    assert [m.record.text for m in kept] == [new.record.text, old.record.text, other.record.text]
+
+
+def test_a_change_displaces_only_its_nearest_state() -> None:
+    home = scored("User: I live in Berlin.", 0.7, 1)
+    car = scored("User: I drive a VW Golf.", 0.6, 2)
+    move = scored("User: We're in Munich now, still unpacking.", 0.5, 40)
+    vectors = np.stack([unit(1, 0.2, 0), unit(0.5, 1, 0), unit(1, 0, 0.3)])
+    ordered = current_first([home, car, move], vectors, OrderingConfig())
+    assert [m.record.text for m in ordered] == [move.record.text, car.record.text, home.record.text]
+    assert [m.latest for m in ordered] == [True, None, False]
+
+
+def _pair_order(before: str, after: str, cosine: float = 0.8) -> list[str]:
+    old = scored(f"User: {before}", 0.8, 1)
+    new = scored(f"User: {after}", 0.5, 30)
+    other = scored("User: My shoe size is 42.", 0.4, 10)
+    angle = float(np.arccos(cosine))
+    vectors = np.stack([unit(1, 0, 0), unit(np.cos(angle), np.sin(angle), 0), unit(0, 0, 1)])
+    ordered = current_first([old, new, other], vectors, OrderingConfig(same_question_cosine=0.99))
+    return [m.record.text.removeprefix("User: ") for m in ordered]
+
+
+def test_what_is_not_a_lasting_change_of_the_same_state_displaces_nothing() -> None:
+    cases = [
+        # A passing moment, a maybe, an addition, a plan in progress.
+        ("I live in Berlin.", "I'm at a conference in Vienna this week."),
+        ("I live in Milan.", "I'm thinking of moving to Rome."),
+        ("I play tennis.", "I also started playing squash."),
+        ("I bank with Nationwide.", "ugh, my internet keeps dropping"),
+        # One item of a compound ended: the other still holds.
+        ("I love jazz and classical.", "I don't really listen to classical any more."),
+        # The past is history, not a displaced present.
+        ("I grew up in Glasgow.", "I live in Bristol these days."),
+        ("I worked at IBM for ten years.", "I work at Red Hat now."),
+        # Someone else changed, not the speaker.
+        ("I live in Oslo.", "My sister moved to Bergen."),
+        ("I report to Dr. Weiss.", "My team just hired two interns."),
+        ("I work at Google.", "Ravi left Google last month."),
+        ("My sister lives in Oslo.", "We moved to Munich."),
+    ]
+    for before, after in cases:
+        assert _pair_order(before, after) == [before, after, "My shoe size is 42."], after
+
+
+def test_lasting_changes_of_the_same_state_displace_it() -> None:
+    cases = [
+        ("I'm with Vodafone for my mobile.", "Ported my number to giffgaff last week."),
+        ("The product launch is scheduled for May 3rd.", "Launch slipped again, now the 20th."),
+        ("We're planning to get married in June.", "We pushed the wedding back to October."),
+        ("My mum is a head teacher.", "Mum retired from teaching at Easter."),
+        ("My parents live in Cork.", "Mum and Dad sold the house and moved to Kinsale."),
+        ("My best friend Ravi works at Google.", "Ravi left Google to start a company."),
+        ("My knee is still bad, I'm on ibuprofen.", "Physio fixed my knee."),
+    ]
+    for before, after in cases:
+        assert _pair_order(before, after) == [after, "My shoe size is 42.", before], after
+
+
+def test_a_change_far_from_every_state_displaces_nothing() -> None:
+    before, after = "I drink four espressos a day.", "Switched to decaf."
+    assert _pair_order(before, after, cosine=0.1) == [before, after, "My shoe size is 42."]

@@ -1,0 +1,90 @@
+"""Wording cues: what a statement's words allow it to change."""
+
+from __future__ import annotations
+
+import pytest
+
+from adk_memory.extraction.cues import (
+    lasting_change,
+    negates,
+    person_words,
+    present_state,
+    split_items,
+    strip_speaker,
+    subject_words,
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're in Munich now, still unpacking boxes.",
+        "Cancelled Spotify, I'm on Apple Music since we got the family plan.",
+        "Launch slipped again, now targeting the 20th of May.",
+        "We pushed the wedding back to October.",
+        "The new contract bumped me to 68k.",
+        "After eight years at St. Mary's I took a job at the Royal Infirmary, started this week.",
+        "Turns out the allergy was a misdiagnosis.",
+        "Chloe and I got engaged!",
+    ],
+)
+def test_lasting_changes(text: str) -> None:
+    assert lasting_change(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm at a conference in Vienna this week.",  # a passing moment
+        "I'm moving to Rome next month.",  # a plan: not yet true
+        "I might switch to Linux.",  # a maybe
+        "I also started playing squash.",  # an addition
+        "I moved to Tokyo when I was a student.",  # the past
+        "ugh, my internet keeps dropping",  # no change of a value
+        "I live in Berlin.",  # a state, no change
+    ],
+)
+def test_not_lasting_changes(text: str) -> None:
+    assert not lasting_change(text)
+
+
+def test_subject_words_name_who_a_statement_is_about() -> None:
+    assert subject_words("My best friend Ravi works at Google.") == {"friend", "ravi"}
+    assert subject_words("Ravi left Google to start a company.") == {"ravi"}
+    assert subject_words("Mum and Dad sold the Cork house.") == {"mother", "father"}
+    assert subject_words("Gran moved into a care home.") == {"grandmother"}
+    # About the speaker: no subject word.
+    for text in ("Sold the Vespa.", "We're in Munich now.", "Finally upgraded to a Pixel."):
+        assert subject_words(text) == frozenset(), text
+    # A thing of the speaker's acts only when asked for, and never when the speaker is named.
+    assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
+    assert subject_words("My team just hired two interns.") == frozenset()
+    assert subject_words("My partner converted me to matcha.", possessed=True) == frozenset()
+
+
+def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:
+    assert {"mother", "father"} <= person_words("My parents live in Cork.")
+    assert "grandmother" in person_words("My gran lives with my uncle.")
+
+
+def test_present_state() -> None:
+    assert present_state("I drive a VW Golf, it's ancient but reliable.")
+    assert present_state("My sister lives in Oslo.")
+    assert not present_state("I used to live in Madrid.")
+    assert not present_state("Where do I live?")
+    assert not present_state("I live in Lyon. I love it.")  # two statements
+    assert not present_state("The launch is on May 3rd.")  # not said of the speaker
+    assert present_state("The launch is on May 3rd.", personal=False)
+    assert not present_state("We're planning to marry in June.")
+    assert present_state("We're planning to marry in June.", plans=True)
+
+
+def test_items_negation_and_speaker_label() -> None:
+    assert split_items("horror and sci-fi") == ["horror", "sci-fi"]
+    assert split_items("My knee is bad, I'm on ibuprofen", commas=False) == [
+        "My knee is bad, I'm on ibuprofen"
+    ]
+    assert negates("I don't eat meat") and negates("I no longer drive")
+    assert not negates("I drive a Golf")
+    assert strip_speaker('User (asked "How are you?"): Fine.') == "Fine."
+    assert strip_speaker("User: I live in Berlin.") == "I live in Berlin."
