@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import click
 from pydantic import BaseModel
 
-from adk_memory.cli.engine import resolve_id, scope_of, with_engine
+from adk_memory.cli.engine import scope_of, with_engine
 from adk_memory.cli.options import json_option, parse_time, scope_options, store_option
 from adk_memory.cli.output import console, emit_json, safe, short_id, table
 from adk_memory.engine import MemoryEngine
@@ -322,18 +322,24 @@ def consolidate_command(
 def restore_command(
     ctx: click.Context, app_name: str, user_id: str, as_json: bool, memory_ids: tuple[str, ...]
 ) -> None:
-    """Bring archived memories back (superseded ones return to the history).
+    """Bring archived memories back, or a Memory Bank memory's earlier value.
 
-    MEMORY_IDS may be unique prefixes of the ids.
+    An archived memory returns to what it was (a superseded one to the history). On Memory
+    Bank, an earlier value `history` lists (an id rev~N~...) becomes its memory's current
+    value again (Memory Bank rolls the memory back to that revision). MEMORY_IDS may be
+    unique prefixes of the ids.
 
     \b
     Example:
       adk-memory restore --app shop --user alice 3f2c9a81b0de 8d1e07c2aa41
+      adk-memory restore --app shop --user alice rev~1~135767
     """
+    from adk_memory.cli.revision_ids import resolve_memory_id
+
     scope = Scope(app_name=app_name, user_id=user_id)
 
     async def body(engine: MemoryEngine) -> tuple[list[str], list[str]]:
-        ids = [await resolve_id(engine, given, scope) for given in memory_ids]
+        ids = [await resolve_memory_id(engine, given, scope) for given in memory_ids]
         return ids, await restore(engine, scope, ids)
 
     ids, restored = with_engine(ctx, body, quiet=as_json)

@@ -61,7 +61,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "restore": (
         "adk_memory.cli.lifecycle:restore_command",
-        "Bring archived memories back (superseded ones return to the history).",
+        "Bring archived memories back, or a Memory Bank memory's earlier value.",
     ),
     "demo": (
         "adk_memory.cli.demo:demo",

@@ -294,7 +294,9 @@ def list_memories(
 def history(ctx: click.Context, as_json: bool, memory_id: str) -> None:
     """Show the supersession chain through a memory, oldest first.
 
-    MEMORY_ID may be any unique prefix of the id (tables show 12 characters).
+    MEMORY_ID may be any unique prefix of the id (tables show 12 characters). On Memory Bank
+    the chain also holds the earlier values Memory Bank keeps as revisions of a memory (ids
+    rev~N~...); `restore` makes one current again.
 
     \b
     Example:
@@ -302,7 +304,9 @@ def history(ctx: click.Context, as_json: bool, memory_id: str) -> None:
     """
 
     async def body(engine: MemoryEngine) -> list[MemoryRecord]:
-        return await engine.history(await resolve_id(engine, memory_id))
+        from adk_memory.cli.revision_ids import resolve_memory_id
+
+        return await engine.history(await resolve_memory_id(engine, memory_id))
 
     chain = with_engine(ctx, body, quiet=as_json)
     if as_json:
