@@ -132,14 +132,18 @@ class _LocalModel:
 
         entry = cache / cache_key()
         probe = entry / CACHED_PROBE
-        if probe.exists():
+        try:
+            expected = probe.read_bytes()
+        except OSError:  # not saved yet (or unreadable): save it
+            expected = None
+        if expected is not None:
             try:
                 self._use(
                     _session(
                         entry / CACHED_GRAPH, _options(ort.GraphOptimizationLevel.ORT_DISABLE_ALL)
                     )
                 )
-                if self._probe_bytes() == probe.read_bytes():
+                if self._probe_bytes() == expected:
                     return self.session
                 log.warning("cached embedding model at %s fails its probe; rebuilding", entry)
             except Exception as exc:  # a damaged or half-deleted entry: rebuild it
@@ -161,8 +165,8 @@ class _LocalModel:
         work = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
         try:
             # The extended level is the last whose saved graph is portable across CPUs; the
-            # layout level above it changes nothing in this model (tests/embedding check
-            # the vectors against the in-memory build at every level).
+            # layout level above it changes nothing in this model (tests/embedding compare
+            # the vectors of this session, and of the saved copy, with the in-memory build).
             options = _options(ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED)
             options.optimized_model_filepath = str(work / CACHED_GRAPH)
             # Weights in a file of their own, read as they are instead of parsed out of
