@@ -52,6 +52,8 @@ async def test_classic_updates_replace(
         ("I'm allergic to peanuts.", "I'm allergic to cats."),
         ("I speak German.", "I speak Spanish."),
         ("I live in Berlin.", "I like my whiskey neat."),
+        # Two people of the same kind are two subjects, not one slot.
+        ("My friend Nadia is an architect in Leeds.", "My friend Tariq is a chef in Manchester."),
     ],
 )
 async def test_compatible_facts_are_both_kept(
@@ -250,3 +252,38 @@ async def test_recall_matches_summary_sources_and_returns_the_summary(
     returned = {m.record.id for m in ranked}
     assert not returned & {s.id for s in sources} and forgotten.id not in returned
     assert len(returned) == len(ranked)  # one entry per summary
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        (
+            "Our office is on the 4th floor of the Shard.",
+            "The company moved us to a co-working space in Shoreditch.",
+            "Where is my office?",
+        ),
+        (
+            "The product launch is scheduled for May 3rd.",
+            "Launch slipped again, now targeting the 20th of May.",
+            "When is the product launch?",
+        ),
+        (
+            "My mum is a head teacher.",
+            "Mum retired from teaching at Easter.",
+            "What does my mum do?",
+        ),
+    ],
+)
+async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    first = await _say(engine, clock, before)
+    second = await _say(engine, clock, after, days=40)
+    # Nothing is superseded on such weak evidence: both stay active.
+    assert (await engine.get(first.id)).status is Status.ACTIVE
+    await _say(engine, clock, "My shoe size is 42.", days=1)
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    ids = [m.record.id for m in ranked]
+    assert ids[0] == second.id and ranked[0].latest is True
+    # The earlier value is still recalled, marked, after every other memory.
+    assert ids[-1] == first.id and ranked[-1].latest is False

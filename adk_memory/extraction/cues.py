@@ -61,27 +61,40 @@ _PAST = re.compile(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
-#: Wording that says a value changed (the update may name neither old nor new value): the
-#: English vocabulary of change, not a list of domains. Time words ("now", "these days"),
-#: ends ("no longer", "quit", "sold", "retired"), moves and swaps ("switched", "relocated"),
-#: starts ("started", "took up", "joined"), schedule changes ("rebooked", "postponed",
-#: "slipped"), amounts ("raised", "upped", "halved") and corrections ("turns out", "actually").
-#: Completed forms only: "I'm moving to Rome" is a plan, "my internet keeps dropping" no change.
-_CHANGE = re.compile(
-    r"\b(?:now|these days|nowadays|from now on|no longer|not any ?more|any ?more|no more|"
-    r"instead|after all|turns out|turned out|actually|correction|"
+#: Wording that says a value changed (the update may name neither the old value nor the new
+#: one): the English vocabulary of change, by kind, not a list of domains. Completed forms
+#: only: "I'm moving to Rome" is a plan, "my internet keeps dropping" no change of a value.
+_CHANGE_WORDS = (
+    # Time words that set a present against a past.
+    r"now|these days|nowadays|lately|recently|currently|from now on|going forward|since then|"
+    r"no longer|not any ?more|any ?more|no more|new|finally|officially|update|"
+    # Replacement and correction.
+    r"instead|rather than|after all|turns out|turned out|actually|correction|fell through|"
+    r"called off|didn't work out|"
+    # Moves, swaps and transfers.
     r"switched|moved|changed|change of plans?|swapped|traded in|replaced|upgraded|downgraded|"
-    r"converted|transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|"
-    r"gave up|stopped|left|finished|done with|retired|took a job|relocated|closed|ended|"
-    r"broke up|split up|got rid of|moved out|fixed|healed|recovered|cleared|"
-    r"started|began|took up|joined|signed up|enrolled|adopted|promoted|became|"
-    r"got (?:engaged|married|divorced|promoted|hired|fired|laid off|a new)|"
+    r"converted|transferred|ported|migrated|shifted|relocated|emigrated|settled in|moved in|"
+    r"moved out|"
+    # Ends.
+    r"ditched|dropped|quit|resigned|cancell?ed|sold|gave up|gave away|stopped|left|finished|"
+    r"done with|retired|closed|ended|graduated|dropped out|broke up|split up|divorced|"
+    r"separated|got rid of|passed away|died|laid off|let go|"
+    # Starts and arrivals.
+    r"started|began|took up|joined|signed up|enrolled|adopted|promoted|demoted|became|hired|"
+    r"took a job|accepted (?:an|the|a|their) (?:offer|job|position|role)|"
+    r"went (?:back|freelance|part-time|full-time|remote|vegan|vegetarian)|"
+    r"got (?:engaged|married|divorced|promoted|hired|fired|laid off|a new|my new)|"
+    # Health.
+    r"fixed|healed|recovered|cleared|diagnosed|prescribed|put (?:me )?on|taken off|"
+    # Schedules and plans.
     r"rebooked|rescheduled|postponed|delayed|slipped|extended|"
     r"(?:pushed|put|moved|brought) (?:[\w-]+ ){0,3}(?:back|forward|up)|"
+    # Amounts.
     r"raised|increased|upped|lowered|reduced|decreased|cut (?:down|back)|bumped|doubled|"
-    r"halved|from \S+(?: \S+){0,3} to)\b",
-    re.IGNORECASE,
+    r"tripled|halved|went (?:up|down)|"
+    r"from \S+(?: \S+){0,3} to"
 )
+_CHANGE = re.compile(rf"\b(?:{_CHANGE_WORDS})\b", re.IGNORECASE)
 
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
 _NP_END = (
@@ -155,6 +168,12 @@ _RELATION_SUBJECT = re.compile(
 _POSSESSED_SUBJECT = re.compile(
     rf"^\W*(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
 )
+#: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
+_NAMES_RELATION = re.compile(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
+#: "She moved to Bergen": someone already spoken of.
+_PRONOUN_SUBJECT = re.compile(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+#: What `subject_words` says of a statement whose subject is a third-person pronoun.
+THIRD_PERSON = "(someone)"
 #: "Ravi left Google": a capitalised first word, then a word in lower case.
 _NAME_SUBJECT = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?-i:[a-z])")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
@@ -260,6 +279,9 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     just hired two interns" → {"team"}); without, "My rent is 1,200" is about the speaker.
     """
     relation = _RELATION_SUBJECT.match(text)
+    if relation is not None and _NAMES_RELATION.match(text, relation.end()):
+        # "My manager is Laura": who the speaker's manager is, a fact of the speaker's.
+        return frozenset()
     if relation is not None and _FIRST_PERSON.search(text, relation.end()) is None:
         who = {relation.group("who")}
         if relation.group("name"):
@@ -272,6 +294,8 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         if possessed and _FIRST_PERSON.search(match.group("rest")) is None:
             return frozenset({_singular(match.group("what").lower())})
         return frozenset()
+    if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
+        return frozenset({THIRD_PERSON})
     named = _NAME_SUBJECT.match(text)
     if (
         named is not None
@@ -282,6 +306,17 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     ):
         return frozenset({named.group("name").lower()})
     return frozenset()
+
+
+_RELATION_WORD = re.compile(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
+
+
+def is_relation(word: str) -> bool:
+    """Whether `word` names a relation ("sister", "mother") rather than a person's name."""
+    # Words come plural-folded ("parents" → "parent").
+    return word in _KIN.values() or any(
+        _RELATION_WORD.fullmatch(form) is not None for form in (word, f"{word}s")
+    )
 
 
 #: Kin terms that name the same person ("Mum", "my mother"), and the groups they make up.
@@ -367,11 +402,13 @@ def moved_thing(text: str) -> str | None:
 
 __all__ = [
     "RELATION_NOUNS",
+    "THIRD_PERSON",
     "Cues",
     "arrived",
     "content_words",
     "cues",
     "displaced",
+    "is_relation",
     "lasting_change",
     "moved_thing",
     "negates",

@@ -354,8 +354,9 @@ _ASKS_NAME = re.compile(r"\b(?:your name|call you|who (?:are|is) (?:you|this|spe
 
 
 def _third_person(core: str) -> tuple[str, str] | None:
-    """A statement about a named relation rewritten in the first person, with its subject:
-    "my sister lives in Oslo" → ("sister", "i live in Oslo")."""
+    """A statement about a relation rewritten in the first person, with its subject: "my
+    sister lives in Oslo" → ("sister", "i live in Oslo"); "my friend Tariq is a chef" →
+    ("friend tariq", "i am a chef")."""
     match = _THIRD_PERSON.match(core)
     if match is None:
         return None
@@ -369,6 +370,10 @@ def _third_person(core: str) -> tuple[str, str] | None:
     elif verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]
     subject = " ".join(match.group("np").lower().split())
+    if match.group("name"):
+        # Two friends are two subjects: "my friend Tariq is a chef" never updates "my
+        # friend Nadia is an architect".
+        subject = f"{subject} {match.group('name').lower()}"
     return subject, f"i {verb}{match.group('rest')}"
 
 

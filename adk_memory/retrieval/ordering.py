@@ -26,6 +26,8 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from adk_memory.extraction.cues import (
+    THIRD_PERSON,
+    is_relation,
     lasting_change,
     negates,
     person_words,
@@ -78,11 +80,20 @@ def _stated(memory: ScoredMemory) -> tuple[object, ...]:
 def _same_person(newer: str, older: str) -> bool:
     """Whether a change statement and a state are about the same person: both about the
     speaker, or the state names whoever the change is about ("Ravi left Google" and "My
-    best friend Ravi works at Google"; "Gran moved" and "My grandmother lives …")."""
+    best friend Ravi works at Google"; "Gran moved" and "My grandmother lives …"); a
+    pronoun or a name the state does not contradict continues a state about someone else
+    ("She moved to Bergen" after "My sister lives in Oslo"; "Maya started at Oakwood"
+    after "My daughter is at Hillside")."""
     who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
     if not who_new:
         return not who_old
-    return who_new <= person_words(older) | who_old
+    if not who_old:
+        return who_new <= person_words(older)
+    if who_new <= person_words(older) | who_old:
+        return True
+    old_names = {w for w in who_old if not is_relation(w)}
+    new_names = {w for w in who_new if not is_relation(w)}
+    return who_new == {THIRD_PERSON} or (bool(new_names) and not old_names and new_names == who_new)
 
 
 def _nearest(vectors: np.ndarray, i: int, members: Sequence[int]) -> int | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adk_memory.extraction.cues import (
+    is_relation,
     lasting_change,
     negates,
     person_words,
@@ -88,3 +89,8 @@ def test_items_negation_and_speaker_label() -> None:
     assert not negates("I drive a Golf")
     assert strip_speaker('User (asked "How are you?"): Fine.') == "Fine."
     assert strip_speaker("User: I live in Berlin.") == "I live in Berlin."
+
+
+def test_is_relation() -> None:
+    assert is_relation("sister") and is_relation("mother") and is_relation("parent")
+    assert not is_relation("ravi") and not is_relation("team")

@@ -152,3 +152,18 @@ def test_lasting_changes_of_the_same_state_displace_it() -> None:
 def test_a_change_far_from_every_state_displaces_nothing() -> None:
     before, after = "I drink four espressos a day.", "Switched to decaf."
     assert _pair_order(before, after, cosine=0.1) == [before, after, "My shoe size is 42."]
+
+
+def test_a_pronoun_or_a_new_name_continues_a_state_about_someone_else() -> None:
+    assert _pair_order("My sister lives in Oslo.", "She moved to Bergen.") == [
+        "She moved to Bergen.",
+        "My shoe size is 42.",
+        "My sister lives in Oslo.",
+    ]
+    daughter = ("My daughter is in year 6 at Hillside.", "Maya started at Oakwood Secondary now.")
+    assert _pair_order(*daughter)[0] == daughter[1]
+    # A name the state contradicts is someone else.
+    friend = ("My best friend Ravi works at Google.", "Tom left Google.")
+    assert _pair_order(*friend)[0] == friend[0]
+    # A pronoun never continues a state of the speaker's.
+    assert _pair_order("I live in Oslo.", "She moved to Bergen.")[0] == "I live in Oslo."
