@@ -330,6 +330,39 @@ def display_name(author: str) -> str:
     return "User" if author.strip().lower() == "user" else author.strip()
 
 
+#: Capitalised words that say what someone is, not what they are called: nationalities,
+#: peoples, faiths, star signs ("Hi! I'm Dutch", "Hello, I'm Catholic").
+_NOT_NAMES = frozenset(
+    """
+    afghan albanian algerian american andorran angolan argentine argentinian armenian
+    australian austrian azerbaijani bahraini bangladeshi belarusian belgian beninese bolivian
+    bosnian brazilian british bulgarian burmese cambodian cameroonian canadian chilean chinese
+    colombian congolese croatian cuban cypriot czech danish dominican dutch ecuadorian egyptian
+    emirati english eritrean estonian ethiopian fijian filipino filipina finnish french
+    georgian german ghanaian greek guatemalan haitian honduran hungarian icelandic indian
+    indonesian iranian iraqi irish israeli italian ivorian jamaican japanese jordanian kazakh
+    kenyan korean kosovar kuwaiti kyrgyz lao latvian lebanese libyan lithuanian luxembourgish
+    malagasy malaysian maltese mexican moldovan mongolian montenegrin moroccan mozambican
+    namibian nepali nepalese nigerian nicaraguan norwegian omani pakistani palestinian
+    panamanian paraguayan persian peruvian polish portuguese qatari romanian russian rwandan
+    salvadoran saudi scottish senegalese serbian singaporean slovak slovenian somali
+    african asian european arab latino latina hispanic caribbean scandinavian nordic
+    spanish sri lankan sudanese swedish swiss syrian taiwanese tajik tanzanian thai tibetan
+    tunisian turkish turkmen ugandan ukrainian uruguayan uzbek venezuelan vietnamese welsh
+    yemeni zambian zimbabwean kiwi aussie brit scots catalan basque flemish
+    catholic protestant muslim jewish buddhist hindu sikh mormon orthodox anglican atheist
+    agnostic quaker aries taurus gemini cancer leo virgo libra scorpio sagittarius capricorn
+    aquarius pisces
+    """.split()
+)
+
+
+def reads_as_name(value: str) -> bool:
+    """Whether a capitalised value after "I'm" can be what someone is called: not a
+    nationality, a people, a faith or a star sign."""
+    return not any(word.lower() in _NOT_NAMES for word in value.split())
+
+
 #: "My (best) friend (Ravi) works at ...": a statement about someone else, its subject named.
 _THIRD_PERSON = re.compile(
     rf"^(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
@@ -434,7 +467,7 @@ def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None
         readings.append(third)
     for subject, _pattern, predicate, polarity, kind, m in _matches(readings):
         if predicate == "name?":
-            if not introduction or subject is not None:
+            if not introduction or subject is not None or not reads_as_name(m.group("obj")):
                 continue
             predicate = "name"
         obj = _clean_object(unmask(m.group("obj")))
@@ -692,6 +725,7 @@ __all__ = [
     "match_change",
     "match_slot",
     "normalize_value",
+    "reads_as_name",
     "resolve_relative_time",
     "split_clauses",
     "split_sentences",

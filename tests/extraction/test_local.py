@@ -159,6 +159,15 @@ async def test_introduction_names_the_speaker_but_nationality_does_not() -> None
     assert [(f.predicate, f.object) for f in asked] == [("name", "Ana")]
     [dutch] = await _facts(_event("I'm Dutch, by the way, so forgive my English."))
     assert dutch.kind is Kind.EPISODIC and dutch.predicate != "name"
+    # Inside a greeting too: a nationality, a faith or a star sign is what someone is.
+    for greeting in (
+        "Hi! I'm Dutch.",
+        "Hello, I'm Brazilian.",
+        "Hey, I'm Catholic.",
+        "Hi, I'm Leo.",
+    ):
+        facts = await _facts(_event(greeting))
+        assert all(f.predicate != "name" for f in facts), greeting
 
 
 async def test_compound_objects_keep_their_items() -> None:
