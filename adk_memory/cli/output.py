@@ -25,10 +25,14 @@ ID_PREFIX = 12
 
 @lru_cache(maxsize=1)
 def console() -> Console:
-    """The stdout console of human-readable output."""
+    """The stdout console of human-readable output.
+
+    Emoji codes stay as typed: `:pizza:` in a stored text is shown as stored, not as 🍕
+    (what is displayed is what is stored; it also spares loading rich's emoji table).
+    """
     from rich.console import Console
 
-    return Console()
+    return Console(emoji=False)
 
 
 def note(message: str) -> None:

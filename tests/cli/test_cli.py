@@ -203,3 +203,12 @@ def test_every_command_has_help_with_an_example() -> None:
     for name in ("remember", "recall", "ingest", "list", "history", "forget", "demo"):
         result = runner.invoke(cli, [name, "--help"])
         assert result.exit_code == 0 and "Example" in result.output, name
+
+
+def test_tables_show_stored_text_as_stored(run) -> None:
+    scope = ["--app", "shop", "--user", "alice"]
+    run("remember", *scope, "I love :pizza: and [b]tea[/b]")  # words short enough not to fold
+    listed = run("list", *scope).stdout
+    recalled = run("recall", *scope, "pizza").stdout
+    for shown in (listed, recalled):
+        assert ":pizza:" in shown and "[b]tea[/b]" in shown and "🍕" not in shown
