@@ -336,9 +336,10 @@ class ScoredMemory(BaseModel):
 
     record: MemoryRecord
     breakdown: ScoreBreakdown
-    #: Set when other recalled memories answer the same question (same slot, or saying
-    #: nearly the same thing): True for the one stated last, False for the earlier ones.
-    #: None when the memory stands alone. The earlier ones follow the latest, newest first.
+    #: Set when recalled memories answer the same question and the newest replaced the
+    #: others (the same one-at-a-time slot, or a lasting change and the state it displaced):
+    #: True for the one stated last, False for the earlier ones, which follow it (after
+    #: every other memory when a change displaced them). None otherwise.
     latest: bool | None = None
 
     @property

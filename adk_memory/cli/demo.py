@@ -48,6 +48,7 @@ SESSIONS: list[tuple[datetime, list[str]]] = [
             "I'm allergic to peanuts.",
             "I like coffee in the morning.",
             "I drive a VW Golf to work.",
+            "Our office is on the 4th floor, right by Alexanderplatz.",
         ],
     ),
     (
@@ -67,6 +68,9 @@ SESSIONS: list[tuple[datetime, list[str]]] = [
             "I live in Munich now and I love the beer gardens.",
             # An update in words no slot pattern knows: the change is what it displaces.
             "Traded in the Golf for an e-bike, best decision this year.",
+            # An update no rule reads at all: nothing is superseded on such weak evidence,
+            # and recall still answers with the new office first, the old one marked earlier.
+            "The company moved our team to a new office by the Isar.",
         ],
     ),
 ]
@@ -76,6 +80,7 @@ QUERIES = [
     "Where does Sam live?",
     "What is Sam allergic to?",
     "What does Sam drive?",
+    "Where is Sam's office?",
 ]
 LIVE_TURNS = [
     "Any idea what I should drink tonight?",

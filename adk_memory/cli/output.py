@@ -85,6 +85,8 @@ def recalled_json(memory: ScoredMemory) -> dict[str, Any]:
         "decay": round(b.decay, 6),
         "confidence": round(b.confidence, 6),
         "valid_at": r.valid_at.isoformat(),
+        "stated_at": r.stated_at.isoformat(),
+        "latest": memory.latest,
         "status": r.status.value,
         "source": {"session_id": r.source.session_id, "event_ids": list(r.source.event_ids)},
     }
@@ -137,6 +139,10 @@ def print_records(title: str, records: Sequence[MemoryRecord], *, empty: str) ->
     console().print(rows)
 
 
+#: How a recall row shows that it answers the same question as others, newest or not.
+_LATEST_MARK = {True: " latest", False: " earlier", None: ""}
+
+
 def print_recall(query: str, ranked: Sequence[ScoredMemory], *, out: Console | None = None) -> None:
     """The ranked memories of one query with their score breakdown, or a line saying none."""
     target = out or console()
@@ -155,7 +161,7 @@ def print_recall(query: str, ranked: Sequence[ScoredMemory], *, out: Console | N
             f"{b.similarity:.3f}",
             f"{b.decay:.3f}",
             f"{b.confidence:.2f}",
-            m.record.valid_at.date().isoformat(),
+            m.record.valid_at.date().isoformat() + _LATEST_MARK[m.latest],
             safe(m.record.text),
         )
     target.print(rows)

@@ -22,7 +22,10 @@ _ACK_WORDS = (
     "thanks|thank you|thx|ty|cheers|great|cool|nice|ok|okay|k|sure|haha|hah|lol|lmao|fair enough|"
     "got it|gotcha|sounds good|perfect|awesome|amazing|no worries|yes|yeah|yep|yup|no|nope|"
     "right|true|wow|oh|ah|hmm|interesting|brilliant|lovely|good|wonderful|excellent|noted|"
-    "makes sense|that makes sense|fair|indeed|exactly|of course|alright|all right|sweet|neat"
+    "makes sense|that makes sense|fair|indeed|exactly|of course|alright|all right|sweet|neat|"
+    # Discourse markers left alone by a clause split ("Actually, I take it on the rocks now").
+    "actually|honestly|anyway|anyways|so|well|um|uh|er|ugh|btw|by the way|fyi|basically|"
+    "seriously|frankly|big news|news|quick update|update|guess what|oh well"
 )
 #: A reply that only acknowledges: "Thanks, that's really helpful.", "haha fair enough".
 _ACK = re.compile(

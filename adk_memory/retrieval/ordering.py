@@ -21,12 +21,16 @@ I/O.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
+    content_words,
+    cues,
     is_relation,
     lasting_change,
     negates,
@@ -36,6 +40,7 @@ from adk_memory.extraction.cues import (
     strip_speaker,
     subject_words,
 )
+from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import Kind, ScoredMemory
 
 
@@ -63,8 +68,12 @@ class OrderingConfig(BaseModel):
 
 
 def _slot(memory: ScoredMemory) -> tuple[str, str] | None:
+    """The one-at-a-time slot a memory fills, if any: "allergic to peanuts" and "allergic to
+    cats" share a predicate but both hold, so a many-valued one is no slot here."""
     record = memory.record
     if record.kind in (Kind.EPISODIC, Kind.SUMMARY) or not record.predicate:
+        return None
+    if not is_single_valued(record.predicate):
         return None
     return record.subject, record.predicate
 
@@ -96,6 +105,21 @@ def _same_person(newer: str, older: str) -> bool:
     return who_new == {THIRD_PERSON} or (bool(new_names) and not old_names and new_names == who_new)
 
 
+def _known_slot(memory: ScoredMemory) -> bool:
+    record = memory.record
+    return (
+        record.kind not in (Kind.EPISODIC, Kind.SUMMARY)
+        and bool(record.predicate)
+        and is_single_valued(record.predicate)
+    )
+
+
+def _adds(a: ScoredMemory, b: ScoredMemory) -> bool:
+    """Whether the later of two statements says it holds beside the other ("also", "too")."""
+    later = a if _stated(a) > _stated(b) else b
+    return cues(_body(later)).additive
+
+
 def _nearest(vectors: np.ndarray, i: int, members: Sequence[int]) -> int | None:
     others = [j for j in members if j != i]
     if not others:
@@ -120,9 +144,19 @@ def _displaces(
     (new, n), (old, o) = ((a, i), (b, j)) if _stated(a) > _stated(b) else ((b, j), (a, i))
     if float(np.dot(vectors[n], vectors[o])) < config.change_cosine:
         return False
-    if o not in (_nearest(vectors, n, candidates), None) and n != _nearest(vectors, o, candidates):
+    if o != _nearest(vectors, n, candidates) or n != _nearest(vectors, o, candidates):
+        return False
+    if old.record.predicate == "name":
+        # What someone is called changes only by saying so ("call me Kit"), which is a slot.
+        return False
+    if _known_slot(new) and _known_slot(old) and new.record.predicate != old.record.predicate:
+        # Two different one-at-a-time slots answer two questions ("I take my whiskey on the
+        # rocks now" does not displace "I'm Sam").
         return False
     new_text, old_text = _body(new), _body(old)
+    if len(content_words(new_text)) < 2:
+        # A fragment ("Actually") says that something changed, not what.
+        return False
     if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
         # "I don't listen to classical any more" ends one of "I love jazz and classical".
         return False
@@ -134,75 +168,107 @@ def _displaces(
     )
 
 
+class Evidence(IntEnum):
+    """How a group of recalled memories is known to answer one question, weakest first."""
+
+    #: Nearly the same sentence ("I like coffee in the morning", "I like tea in the
+    #: afternoon"): ordered newest first, not marked (both may hold).
+    SIMILAR = 1
+    #: The same one-at-a-time slot of the same subject: marked latest and earlier.
+    SLOT = 2
+    #: A lasting change and the state it displaced: marked, the earlier ones shown last.
+    CHANGE = 3
+
+
+@dataclass(frozen=True)
+class Group:
+    """Indices into the ranked list, best first, and how they are known to belong together."""
+
+    members: list[int]
+    evidence: Evidence | None = None
+
+
 def group_same_question(
     ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
-) -> list[tuple[list[int], bool]]:
-    """Indices of `ranked` (best first) grouped by the question they answer, in the order of
-    each group's best member, each with whether a change statement displaced its earlier
-    members. `vectors` holds unit embeddings of the memories' texts, row i for ranked[i]
-    (None: slots alone decide)."""
-    groups: list[tuple[list[int], bool]] = []
-    owner: dict[int, int] = {}
+) -> list[Group]:
+    """`ranked` (best first) grouped by the question its memories answer, in the order of
+    each group's best member. `vectors` holds unit embeddings of the memories' texts, row i
+    for ranked[i] (None: slots alone decide)."""
+    groups: list[Group] = []
+    owner: set[int] = set()
     datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
     for i, memory in enumerate(ranked):
         if i in owner:
             continue
-        owner[i] = len(groups)
+        owner.add(i)
         if memory.record.kind is Kind.SUMMARY:
             # A summary stands for many statements of different dates: it has no one time.
-            groups.append(([i], False))
+            groups.append(Group([i]))
             continue
-        group = [i]
-        displaced = False
-        head_score = memory.score
+        members = [i]
+        evidence: Evidence | None = None
         for j in range(i + 1, len(ranked)):
-            if j in owner:
+            if j in owner or ranked[j].record.kind is Kind.SUMMARY:
                 continue
-            other = ranked[j]
-            if other.record.kind is Kind.SUMMARY:
-                continue
-            # Who a change is about is read from its words (an extractor may leave a
-            # statement about "my mum" with the speaker as subject).
-            alike = memory.record.subject == other.record.subject
-            relevant = head_score <= 0 or other.score >= config.min_relative_score * head_score
-            same = (
-                alike and relevant and _slot(memory) is not None and _slot(memory) == _slot(other)
-            )
-            if not same and alike and relevant and vectors is not None:
-                same = float(np.dot(vectors[i], vectors[j])) >= config.same_question_cosine
-            if vectors is not None and (same or not displaced):
-                # A change is evidence of its own: it may match the query's words less
-                # than the state it displaced ("moved us to a co-working space" for
-                # "where is my office?").
-                changed = _displaces(ranked, vectors, i, j, datable, config)
-                same, displaced = same or changed, displaced or changed
-            if same:
-                group.append(j)
-                owner[j] = len(groups)
-        groups.append((group, displaced))
+            found = _evidence(ranked, vectors, i, j, datable, config)
+            if found is not None:
+                members.append(j)
+                owner.add(j)
+                evidence = max(found, evidence or found)
+        groups.append(Group(members, evidence))
     return groups
+
+
+def _evidence(
+    ranked: Sequence[ScoredMemory],
+    vectors: np.ndarray | None,
+    i: int,
+    j: int,
+    datable: Sequence[int],
+    config: OrderingConfig,
+) -> Evidence | None:
+    """The strongest evidence that ranked[i] (a group's head) and ranked[j] answer the same
+    question, if any."""
+    head, other = ranked[i], ranked[j]
+    if vectors is not None and _displaces(ranked, vectors, i, j, datable, config):
+        # A change is evidence of its own: it may match the query's words less than the
+        # state it displaced ("moved us to a co-working space" for "where is my office?").
+        # Who changed is read from its words (an extractor may leave a statement about
+        # "my mum" with the speaker as subject).
+        return Evidence.CHANGE
+    # "I'm allergic to cats too": the later statement says both hold.
+    if head.record.subject != other.record.subject or _adds(head, other):
+        return None
+    if head.score > 0 and other.score < config.min_relative_score * head.score:
+        return None
+    if _slot(head) is not None and _slot(head) == _slot(other):
+        return Evidence.SLOT
+    if vectors is not None and float(np.dot(vectors[i], vectors[j])) >= config.same_question_cosine:
+        return Evidence.SIMILAR
+    return None
 
 
 def current_first(
     ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
 ) -> list[ScoredMemory]:
-    """`ranked` with each same-question group ordered newest statement first, marked."""
+    """`ranked` with each same-question group ordered newest statement first; marked latest
+    and earlier where the evidence says the newest replaced the others."""
     if not config.enabled:
         return list(ranked)
     ordered: list[ScoredMemory] = []
     earlier: list[ScoredMemory] = []
-    for group, displaced in group_same_question(ranked, vectors, config):
-        if len(group) == 1:
-            ordered.append(ranked[group[0]].model_copy(update={"latest": None}))
-            continue
+    for group in group_same_question(ranked, vectors, config):
         members = sorted(
-            (ranked[i] for i in group),
+            (ranked[i] for i in group.members),
             key=lambda m: (m.record.stated_at, m.record.created_at, m.score),
             reverse=True,
         )
+        if group.evidence is None or group.evidence is Evidence.SIMILAR:
+            ordered += [m.model_copy(update={"latest": None}) for m in members]
+            continue
         ordered.append(members[0].model_copy(update={"latest": True}))
         older = [m.model_copy(update={"latest": False}) for m in members[1:]]
-        if config.earlier_last or (displaced and config.displaced_last):
+        if config.earlier_last or (group.evidence is Evidence.CHANGE and config.displaced_last):
             earlier += older
         else:
             ordered += older

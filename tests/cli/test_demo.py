@@ -14,7 +14,7 @@ from adk_memory.stores.sqlite.store import SqliteStore
 
 async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
     console = Console(record=True, width=200)
-    await run_demo(tmp_path, console=console)
+    report = await run_demo(tmp_path, console=console)
     text = console.export_text()
     # Memories keep the person's own words; the slot only annotates them.
     assert "User: I mostly write Java at work. → User: Big news: we migrated everything" in text
@@ -26,6 +26,11 @@ async def test_demo_replays_updates_and_supersedes(tmp_path: Path) -> None:
     # An update no slot pattern names: what it displaces makes it one.
     assert "User: I drive a VW Golf to work. → User: Traded in the Golf for an e-bike" in text
     assert "score = sim · decay · confidence" in text
+    # An update no rule reads: nothing superseded, yet the new office answers first and the
+    # old one is still recalled, marked earlier, last.
+    office = report["recall"]["Where is Sam's office?"]
+    assert "Isar" in office[0]["text"] and office[0]["latest"] is True
+    assert "Alexanderplatz" in office[-1]["text"] and office[-1]["latest"] is False
     assert "memories injected" in text
 
     engine = build_engine(await SqliteStore(tmp_path / "memory.db").open())

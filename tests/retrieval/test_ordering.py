@@ -167,3 +167,39 @@ def test_a_pronoun_or_a_new_name_continues_a_state_about_someone_else() -> None:
     assert _pair_order(*friend)[0] == friend[0]
     # A pronoun never continues a state of the speaker's.
     assert _pair_order("I live in Oslo.", "She moved to Bergen.")[0] == "I live in Oslo."
+
+
+def test_many_valued_slots_never_group() -> None:
+    peanuts = scored(
+        "User is allergic to peanuts.", 0.9, 1, predicate="allergic_to", kind=Kind.PROFILE
+    )
+    cats = scored("User is allergic to cats.", 0.8, 9, predicate="allergic_to", kind=Kind.PROFILE)
+    vectors = np.stack([unit(1, 0), unit(0, 1)])
+    ordered = current_first([peanuts, cats], vectors, OrderingConfig())
+    assert [m.record.text for m in ordered] == [peanuts.record.text, cats.record.text]
+    assert [m.latest for m in ordered] == [None, None]
+
+
+def test_an_addition_never_groups_with_what_it_adds_to() -> None:
+    peanuts = scored("User: I'm allergic to peanuts.", 0.9, 1)
+    cats = scored("User: I'm allergic to cats too.", 0.85, 9)
+    vectors = np.stack([unit(1, 0.1), unit(1, 0.12)])  # nearly the same sentence
+    ordered = current_first([peanuts, cats], vectors, OrderingConfig())
+    assert [m.latest for m in ordered] == [None, None]
+
+
+def test_a_change_never_displaces_a_different_slot_or_a_name() -> None:
+    name = scored("User: I'm Sam.", 0.6, 1, predicate="name", kind=Kind.PROFILE)
+    home = scored("User: I live in Berlin.", 0.55, 2, predicate="lives_in", kind=Kind.PROFILE)
+    whiskey = scored(
+        "User: I take my whiskey on the rocks now.",
+        0.5,
+        40,
+        predicate="prefers:whiskey",
+        kind=Kind.PROFILE,
+    )
+    fragment = scored("User: Chopped it all off now, new look.", 0.4, 41)
+    for state, change in ((home, whiskey), (name, whiskey), (name, fragment)):
+        vectors = np.stack([unit(1, 0.1), unit(1, 0.12)])
+        ordered = current_first([state, change], vectors, OrderingConfig())
+        assert [m.latest for m in ordered] == [None, None], change.record.text
