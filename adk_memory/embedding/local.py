@@ -16,6 +16,7 @@ in-memory build; a probe text checks that on every load and a copy that fails it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib.util
 import logging
@@ -52,6 +53,10 @@ CACHED_GRAPH, CACHED_WEIGHTS, CACHED_PROBE = "model.onnx", "weights.bin", "probe
 PROBE_TEXT = "Anna moved to Berlin in 2021; she prefers green tea over coffee."
 #: Unfinished entries (a writer that died) older than this are removed by the next writer.
 STALE_TMP_SECONDS = 600.0
+#: Entries no process used for this long (another onnxruntime or model version, another
+#: checkout) are removed by the next writer; those in use are kept, so two installs that
+#: share a cache dir do not evict each other.
+STALE_ENTRY_SECONDS = 30 * 86400.0
 
 
 def _package_dir(name: str) -> Path:
@@ -144,6 +149,8 @@ class _LocalModel:
                     )
                 )
                 if self._probe_bytes() == expected:
+                    with contextlib.suppress(OSError):
+                        os.utime(entry)  # in use: not stale (see `_prune`)
                     return self.session
                 log.warning("cached embedding model at %s fails its probe; rebuilding", entry)
             except Exception as exc:  # a damaged or half-deleted entry: rebuild it
@@ -218,18 +225,19 @@ def _flush(folder: Path) -> None:
 
 
 def _prune(cache: Path, *, keep: str) -> None:
-    """Removes the entries of other model or onnxruntime versions (~90 MB each), and
+    """Removes entries (~90 MB each) no process used for `STALE_ENTRY_SECONDS`, and
     unfinished ones left by a writer that died."""
+    now = time.time()
     for child in cache.iterdir():
         if child.name == keep or not child.is_dir():
             continue
-        if child.name.startswith(".tmp-"):
-            try:
-                if time.time() - child.stat().st_mtime < STALE_TMP_SECONDS:
-                    continue  # another process may be writing it right now
-            except OSError:
-                continue
-        shutil.rmtree(child, ignore_errors=True)
+        unfinished = child.name.startswith(".tmp-")
+        try:
+            age = now - child.stat().st_mtime
+        except OSError:
+            continue
+        if age >= (STALE_TMP_SECONDS if unfinished else STALE_ENTRY_SECONDS):
+            shutil.rmtree(child, ignore_errors=True)
 
 
 _models: dict[Path | None, _LocalModel] = {}

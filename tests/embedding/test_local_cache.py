@@ -103,17 +103,29 @@ def test_an_unusable_cache_folder_only_costs_the_cache(
     assert not_a_folder.read_text() == "in the way"
 
 
-def test_writing_an_entry_removes_those_of_other_versions_and_dead_writers(
-    tmp_path: Path,
-) -> None:
+def test_writing_an_entry_removes_only_unused_entries_and_dead_writers(tmp_path: Path) -> None:
     cache = tmp_path / "models"
-    stale, dead, busy = cache / "0123456789abcdef0123", cache / ".tmp-dead", cache / ".tmp-busy"
-    for folder in (stale, dead, busy):
+    names = ("0123456789abcdef0123", "fedcba9876543210fedc", ".tmp-dead", ".tmp-busy")
+    unused, in_use, dead, busy = (cache / name for name in names)
+    for folder in (unused, in_use, dead, busy):
         folder.mkdir(parents=True)
         (folder / "weights.bin").write_bytes(b"old")
-    an_hour_ago = dead.stat().st_mtime - 3600
-    os.utime(dead, (an_hour_ago, an_hour_ago))
+    for folder, days in ((unused, 31), (in_use, 29), (dead, 1 / 24)):
+        then = folder.stat().st_mtime - days * 86400
+        os.utime(folder, (then, then))
 
     LocalEmbedder(model_cache=cache).embed_sync(["warm up"])
-    # Another writer may still be filling .tmp-busy: only a long-dead one is removed.
-    assert sorted(p.name for p in cache.iterdir()) == sorted([_entry(cache).name, busy.name])
+    # Another install may still use the entry of its versions, another writer may still be
+    # filling .tmp-busy: only what nobody used for a month and a long-dead writer go.
+    left = sorted(p.name for p in cache.iterdir())
+    assert left == sorted([_entry(cache).name, in_use.name, busy.name])
+
+
+def test_reading_an_entry_marks_it_in_use(tmp_path: Path) -> None:
+    cache = tmp_path / "models"
+    LocalEmbedder(model_cache=cache).embed_sync(["warm up"])
+    entry = _entry(cache)
+    then = entry.stat().st_mtime - 40 * 86400
+    os.utime(entry, (then, then))
+    _fresh_process(cache, tmp_path / "v.npy")
+    assert entry.stat().st_mtime > then + 39 * 86400
