@@ -20,7 +20,7 @@ I/O.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -120,6 +120,12 @@ def _adds(a: ScoredMemory, b: ScoredMemory) -> bool:
     return cues(_body(later)).additive
 
 
+def may_displace(memory: ScoredMemory) -> bool:
+    """Whether a recalled memory reads as a lasting change, so recall asks whether it
+    already superseded another (then it displaces nothing more)."""
+    return lasting_change(_body(memory))
+
+
 def _nearest(vectors: np.ndarray, i: int, members: Sequence[int]) -> int | None:
     others = [j for j in members if j != i]
     if not others:
@@ -134,6 +140,7 @@ def _displaces(
     j: int,
     candidates: Sequence[int],
     config: OrderingConfig,
+    settled: Collection[str],
 ) -> bool:
     """Whether one of ranked[i], ranked[j] is a lasting change that displaces the other, a
     present state stated before it, by the evidence recall has: the state is the change's
@@ -144,7 +151,10 @@ def _displaces(
     (new, n), (old, o) = ((a, i), (b, j)) if _stated(a) > _stated(b) else ((b, j), (a, i))
     if float(np.dot(vectors[n], vectors[o])) < config.change_cosine:
         return False
-    if o != _nearest(vectors, n, candidates) or n != _nearest(vectors, o, candidates):
+    if new.record.id in settled:
+        # The change already superseded what it changed (REPLACE): nothing else to displace.
+        return False
+    if o != _nearest(vectors, n, candidates) and n != _nearest(vectors, o, candidates):
         return False
     if old.record.predicate == "name":
         # What someone is called changes only by saying so ("call me Kit"), which is a slot.
@@ -189,7 +199,10 @@ class Group:
 
 
 def group_same_question(
-    ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
+    ranked: Sequence[ScoredMemory],
+    vectors: np.ndarray | None,
+    config: OrderingConfig,
+    settled: Collection[str] = (),
 ) -> list[Group]:
     """`ranked` (best first) grouped by the question its memories answer, in the order of
     each group's best member. `vectors` holds unit embeddings of the memories' texts, row i
@@ -210,7 +223,7 @@ def group_same_question(
         for j in range(i + 1, len(ranked)):
             if j in owner or ranked[j].record.kind is Kind.SUMMARY:
                 continue
-            found = _evidence(ranked, vectors, i, j, datable, config)
+            found = _evidence(ranked, vectors, i, j, datable, config, settled)
             if found is not None:
                 members.append(j)
                 owner.add(j)
@@ -226,11 +239,12 @@ def _evidence(
     j: int,
     datable: Sequence[int],
     config: OrderingConfig,
+    settled: Collection[str],
 ) -> Evidence | None:
     """The strongest evidence that ranked[i] (a group's head) and ranked[j] answer the same
     question, if any."""
     head, other = ranked[i], ranked[j]
-    if vectors is not None and _displaces(ranked, vectors, i, j, datable, config):
+    if vectors is not None and _displaces(ranked, vectors, i, j, datable, config, settled):
         # A change is evidence of its own: it may match the query's words less than the
         # state it displaced ("moved us to a co-working space" for "where is my office?").
         # Who changed is read from its words (an extractor may leave a statement about
@@ -249,15 +263,19 @@ def _evidence(
 
 
 def current_first(
-    ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
+    ranked: Sequence[ScoredMemory],
+    vectors: np.ndarray | None,
+    config: OrderingConfig,
+    settled: Collection[str] = (),
 ) -> list[ScoredMemory]:
     """`ranked` with each same-question group ordered newest statement first; marked latest
-    and earlier where the evidence says the newest replaced the others."""
+    and earlier where the evidence says the newest replaced the others. `settled`: ids of
+    memories that already superseded another."""
     if not config.enabled:
         return list(ranked)
     ordered: list[ScoredMemory] = []
     earlier: list[ScoredMemory] = []
-    for group in group_same_question(ranked, vectors, config):
+    for group in group_same_question(ranked, vectors, config, settled):
         members = sorted(
             (ranked[i] for i in group.members),
             key=lambda m: (m.record.stated_at, m.record.created_at, m.score),

@@ -17,7 +17,7 @@ import numpy as np
 
 from adk_memory.embedding.base import Embedder
 from adk_memory.model import MemoryRecord, Scope, ScoredMemory, Status
-from adk_memory.retrieval.ordering import OrderingConfig, current_first
+from adk_memory.retrieval.ordering import OrderingConfig, current_first, may_displace
 from adk_memory.retrieval.scoring import ScoringConfig, rerank
 from adk_memory.stores.base import ListFilter, MemoryStore, SearchHit
 
@@ -122,7 +122,23 @@ class Retriever:
         if not self.ordering.enabled or len(ranked) < 2:
             return ranked
         vectors = await self._text_vectors([m.record for m in ranked], stored)
-        return current_first(ranked, vectors, self.ordering)
+        return current_first(ranked, vectors, self.ordering, await self._settled(ranked))
+
+    async def _settled(self, ranked: Sequence[ScoredMemory]) -> set[str]:
+        """Ids of recalled changes that already superseded a memory (REPLACE took care of
+        them), so ordering does not look for another state they displaced."""
+        settled: set[str] = set()
+        for memory in ranked:
+            if not may_displace(memory):
+                continue
+            page = await self.store.list_page(
+                memory.record.scope,
+                filters=ListFilter(statuses=[Status.SUPERSEDED], superseded_by=memory.record.id),
+                limit=1,
+            )
+            if page.records:
+                settled.add(memory.record.id)
+        return settled
 
     async def _text_vectors(
         self, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]

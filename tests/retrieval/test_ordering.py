@@ -203,3 +203,14 @@ def test_a_change_never_displaces_a_different_slot_or_a_name() -> None:
         vectors = np.stack([unit(1, 0.1), unit(1, 0.12)])
         ordered = current_first([state, change], vectors, OrderingConfig())
         assert [m.latest for m in ordered] == [None, None], change.record.text
+
+
+def test_a_change_that_already_superseded_its_value_displaces_nothing_else() -> None:
+    # "splash of water" replaced "neat" by REPLACE; the beer gardens are another matter.
+    garden = scored("User: I love the beer gardens.", 0.6, 1)
+    whiskey = scored("User: These days I take my whiskey with a splash of water.", 0.5, 40)
+    vectors = np.stack([unit(1, 0.5), unit(1, 0.4)])
+    displaced = current_first([garden, whiskey], vectors, OrderingConfig())
+    assert [m.latest for m in displaced] == [True, False]
+    settled = current_first([garden, whiskey], vectors, OrderingConfig(), {whiskey.record.id})
+    assert [m.latest for m in settled] == [None, None]
