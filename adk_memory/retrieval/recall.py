@@ -8,6 +8,7 @@ user ("What is Sam allergic to?") is phrased the way facts about the user are st
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -126,19 +127,20 @@ class Retriever:
 
     async def _settled(self, ranked: Sequence[ScoredMemory]) -> set[str]:
         """Ids of recalled changes that already superseded a memory (REPLACE took care of
-        them), so ordering does not look for another state they displaced."""
-        settled: set[str] = set()
-        for memory in ranked:
-            if not may_displace(memory):
-                continue
+        them), so ordering does not look for another state they displaced. The lookups run
+        together: one round trip on a remote store."""
+        changes = [m.record for m in ranked if may_displace(m)]
+
+        async def superseded_something(record: MemoryRecord) -> bool:
             page = await self.store.list_page(
-                memory.record.scope,
-                filters=ListFilter(statuses=[Status.SUPERSEDED], superseded_by=memory.record.id),
+                record.scope,
+                filters=ListFilter(statuses=[Status.SUPERSEDED], superseded_by=record.id),
                 limit=1,
             )
-            if page.records:
-                settled.add(memory.record.id)
-        return settled
+            return bool(page.records)
+
+        found = await asyncio.gather(*(superseded_something(r) for r in changes))
+        return {r.id for r, yes in zip(changes, found, strict=True) if yes}
 
     async def _text_vectors(
         self, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]
