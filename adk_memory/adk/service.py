@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from google.adk.events.event import Event
 from google.adk.memory.base_memory_service import BaseMemoryService, SearchMemoryResponse
 from google.adk.memory.memory_entry import MemoryEntry
+from google.adk.models.base_llm import BaseLlm
 from google.adk.sessions.session import Session
 from google.genai import types
 
@@ -142,6 +143,9 @@ class AdkMemoryService(BaseMemoryService):
             replay each other's pending saves, so it must name the store, not the process.
         warm_up: Open the store and load the embedder in the background as soon as the
             service exists (on an event loop) rather than on the first search.
+        llm: The model that extracts and classifies when the service opens its own engine:
+            an ADK `BaseLlm` (e.g. `LiteLlm(model="openai/gpt-4o")`) or a model string
+            (default: what `ADK_MEMORY_LLM` selects).
     """
 
     def __init__(
@@ -153,8 +157,10 @@ class AdkMemoryService(BaseMemoryService):
         search_timeout_s: float = 5.0,
         destination: str | None = None,
         warm_up: bool = True,
+        llm: BaseLlm | str | None = None,
     ) -> None:
         self._engine = engine
+        self._llm = llm
         self._store_uri = store_uri
         self._settings = settings
         self._open_lock = asyncio.Lock()
@@ -224,7 +230,9 @@ class AdkMemoryService(BaseMemoryService):
         if self._engine is None:
             async with self._open_lock:
                 if self._engine is None:
-                    self._engine = await open_engine(self._store_uri, settings=self._settings)
+                    self._engine = await open_engine(
+                        self._store_uri, settings=self._settings, llm=self._llm
+                    )
         await local_embedder_ready()
         return self._engine
 

@@ -252,3 +252,33 @@ async def test_an_error_response_falls_back_to_the_local_extractor() -> None:
     assert result.fallback_event_ids == [BERLIN.id]
     assert [f.object for f in result.facts] == ["Berlin"]
     assert result.usage.calls == 0
+
+
+async def test_the_adk_service_extracts_with_a_base_llm_it_is_given(tmp_path: Path) -> None:
+    from google.adk.events.event import Event
+    from google.adk.sessions.session import Session
+    from google.genai import types
+
+    from adk_memory.adk.service import AdkMemoryService
+
+    llm = ScriptedJsonLlm()
+    service = AdkMemoryService(
+        store_uri=f"adkmem+sqlite:///{tmp_path / 'memory.db'}",
+        settings=settings_for(tmp_path, "local"),
+        warm_up=False,
+        llm=llm,
+    )
+    try:
+        event = Event(
+            author="user",
+            invocation_id="i1",
+            content=types.Content(role="user", parts=[types.Part(text="I live in Berlin.")]),
+        )
+        session = Session(id="s1", app_name="app", user_id="user", events=[event])
+        await service.add_session_to_memory(session)
+        found = await service.search_memory(app_name="app", user_id="user", query="Berlin")
+    finally:
+        await service.close()
+    assert llm.requests, "the given model extracted the session"
+    texts = [part.text or "" for m in found.memories for part in m.content.parts or []]
+    assert any("Berlin" in text for text in texts)
