@@ -4,18 +4,20 @@ REPLACE is precision-first, so an update phrased in a way the classifier does no
 leaves the old value active beside the new one. Decay alone cannot order them (a five-year
 half-life barely separates January from April). So after scoring, memories that answer the
 same question are grouped and ordered by when they were stated, newest first, at the rank of
-the group's best member; each is marked latest or earlier, and the memory block shows the
-dates, so the agent's model can tell which one holds now.
+the group's best member. What is said about them depends on the evidence (`Evidence`):
 
-Two recalled memories answer the same question when they fill the same slot (subject and
-attribute), or when they say nearly the same thing about the same subject (their embeddings
-are close) and both matter to the query, or when the newer one says a value changed ("We're in
-Munich now", "Cancelled Spotify, I'm on Apple Music") and the older one, a present state of
-the same person, is the recalled memory closest to it: recall has already chosen both as
-answers to this query, so the change most likely displaced that state. Such an earlier
-answer is displaced, not merely older: it goes after every other recalled memory, still
-shown and marked, never deleted (that needs REPLACE's explicit evidence). Pure functions: no
-I/O.
+- nearly the same sentence about the same subject, both mattering to the query ("I like coffee
+  in the morning", "I like tea in the afternoon"): only ordered, since both may hold;
+- the same one-at-a-time slot of the same subject: marked latest and earlier;
+- a lasting change ("We're in Munich now", "Cancelled Spotify, I'm on Apple Music") and a
+  present state of the same person stated before it, one the other's nearest recalled
+  neighbour, the change not already settled by a REPLACE: recall has chosen both as answers
+  to this query, so the change most likely displaced that state. Marked, and the earlier
+  value goes after every other recalled memory: still shown, never deleted (that needs
+  REPLACE's explicit evidence).
+
+The memory block shows every memory's date and these marks, so the agent's model can tell
+which one holds now. Pure functions: no I/O.
 """
 
 from __future__ import annotations
@@ -105,15 +107,6 @@ def _same_person(newer: str, older: str) -> bool:
     return who_new == {THIRD_PERSON} or (bool(new_names) and not old_names and new_names == who_new)
 
 
-def _known_slot(memory: ScoredMemory) -> bool:
-    record = memory.record
-    return (
-        record.kind not in (Kind.EPISODIC, Kind.SUMMARY)
-        and bool(record.predicate)
-        and is_single_valued(record.predicate)
-    )
-
-
 def _adds(a: ScoredMemory, b: ScoredMemory) -> bool:
     """Whether the later of two statements says it holds beside the other ("also", "too")."""
     later = a if _stated(a) > _stated(b) else b
@@ -159,7 +152,7 @@ def _displaces(
     if old.record.predicate == "name":
         # What someone is called changes only by saying so ("call me Kit"), which is a slot.
         return False
-    if _known_slot(new) and _known_slot(old) and new.record.predicate != old.record.predicate:
+    if None not in (_slot(new), _slot(old)) and new.record.predicate != old.record.predicate:
         # Two different one-at-a-time slots answer two questions ("I take my whiskey on the
         # rocks now" does not displace "I'm Sam").
         return False
