@@ -34,7 +34,6 @@ from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 DUPLICATE_COSINE = 0.96
 
 
-
 def _words(value: str) -> set[str]:
     return set(normalize_value(value).split())
 
