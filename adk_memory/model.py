@@ -176,6 +176,12 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
+#: For the models a `recall` never builds (facts, verdicts, write and ingest results): their
+#: validators are built on first use instead of at import, which every CLI command pays.
+#: Validation is the same either way.
+_BUILT_ON_FIRST_USE = ConfigDict(defer_build=True)
+
+
 class Scope(BaseModel):
     """Whose memory: facts never cross scopes."""
 
@@ -218,6 +224,8 @@ class Source(BaseModel):
 
 class Fact(BaseModel):
     """A fact as extracted, before it is stored."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     subject: str
     predicate: str
@@ -350,6 +358,8 @@ class ScoredMemory(BaseModel):
 class Verdict(BaseModel):
     """A classifier's decision for one new fact against its candidates."""
 
+    model_config = _BUILT_ON_FIRST_USE
+
     decision: Decision
     #: Ids of the candidate records this verdict refers to (superseded on REPLACE,
     #: reinforced on NOOP). Always a subset of the candidates shown to the classifier.
@@ -359,6 +369,8 @@ class Verdict(BaseModel):
 
 class WriteOutcome(BaseModel):
     """What reconciling one fact did to the store: exactly what was stored."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     decision: Decision
     id: str
@@ -372,6 +384,8 @@ class WriteOutcome(BaseModel):
 
 class InputEvent(BaseModel):
     """One conversation event to ingest (an ADK event, a JSONL line, a transcript turn)."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     id: str = Field(default_factory=new_id)
     author: str
@@ -398,12 +412,16 @@ class InputEvent(BaseModel):
 class RejectedEvent(BaseModel):
     """An event an ingest left out, and why (the rest of its batch was ingested)."""
 
+    model_config = _BUILT_ON_FIRST_USE
+
     event_id: str
     reason: str
 
 
 class IngestResult(BaseModel):
     """What one ingest did: per-fact outcomes plus the events it skipped as already seen."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     outcomes: list[WriteOutcome] = Field(default_factory=list)
     events_ingested: int = 0

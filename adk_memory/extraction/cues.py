@@ -9,9 +9,58 @@ change displaces ("traded in the Golf for an e-bike" displaces "Golf").
 from __future__ import annotations
 
 import re
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
+
+
+class _Lazy:
+    """A regular expression compiled on its first use, then kept.
+
+    Every `recall` imports this module (to order its answers) but needs few of these
+    patterns; compiling all of them at import cost ~25 ms of CPU per CLI command. The
+    methods are those of `re.Pattern`, with the same results.
+    """
+
+    __slots__ = ("_compiled", "_flags", "_pattern")
+
+    def __init__(self, pattern: str, flags: re.RegexFlag | int = 0) -> None:
+        self._pattern = pattern
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        # Two threads may both compile it first: the same pattern either way.
+        if self._compiled is None:
+            self._compiled = re.compile(self._pattern, self._flags)
+        return self._compiled
+
+    def search(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.search(string, pos, endpos)
+
+    def match(self, string: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return self.compiled.match(string, pos, endpos)
+
+    def fullmatch(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[str] | None:
+        return self.compiled.fullmatch(string, pos, endpos)
+
+    def finditer(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        return self.compiled.finditer(string, pos, endpos)
+
+    def split(self, string: str, maxsplit: int = 0) -> list[str | Any]:
+        return self.compiled.split(string, maxsplit)
+
+    def sub(self, repl: str, string: str, count: int = 0) -> str:
+        return self.compiled.sub(repl, string, count)
+
 
 #: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
 RELATION_NOUNS = (
@@ -21,7 +70,7 @@ RELATION_NOUNS = (
     r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor"
 )
 #: A statement bounded to a passing moment: it says nothing about the lasting value.
-_TEMPORARY = re.compile(
+_TEMPORARY = _Lazy(
     r"\b(?:this (?:morning|afternoon|evening|week|weekend|saturday|sunday|monday|tuesday|"
     r"wednesday|thursday|friday)|today|tonight|tomorrow|right now|for (?:the|this|a) "
     r"(?:day|night|weekend|week|trip|holiday|holidays|conference|summer|visit|meeting)|"
@@ -33,13 +82,13 @@ _TEMPORARY = re.compile(
     re.IGNORECASE,
 )
 #: "as of this week", "since this morning": the start of a lasting change, not a moment.
-_CHANGE_START = re.compile(
+_CHANGE_START = _Lazy(
     r"\b(?:(?:as of|since|from|starting) (?:this|today|tomorrow|next)|"
     r"(?:started|began|begun|starts|start) (?:[\w-]+ )?(?:this|today|last))\b",
     re.IGNORECASE,
 )
 #: A possibility, a plan, a wish or a suggestion: not a fact about the present.
-_HYPOTHETICAL = re.compile(
+_HYPOTHETICAL = _Lazy(
     r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
     r"thinking (?:about|of)|considering|consider|plan(?:ning)? to|planning on|"
     r"going to|gonna|want(?:s)? to|"
@@ -49,13 +98,13 @@ _HYPOTHETICAL = re.compile(
     re.IGNORECASE,
 )
 #: An addition beside what is known: never a displacement.
-_ADDITIVE = re.compile(
+_ADDITIVE = _Lazy(
     r"\b(?:also|too|as well|either|another|other|additionally|in addition|besides|added|"
     r"second|extra)\b",
     re.IGNORECASE,
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
-_PAST = re.compile(
+_PAST = _Lazy(
     r"\b(?:(?<!getting )(?<!get )(?<!got )used to|when i was|back when|back then|ago|"
     r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
     r"after school|growing up|grew up|years? back)\b",
@@ -94,7 +143,7 @@ _CHANGE_WORDS = (
     r"tripled|halved|went (?:up|down)|"
     r"from \S+(?: \S+){0,3} to"
 )
-_CHANGE = re.compile(rf"\b(?:{_CHANGE_WORDS})\b", re.IGNORECASE)
+_CHANGE = _Lazy(rf"\b(?:{_CHANGE_WORDS})\b", re.IGNORECASE)
 
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
 _NP_END = (
@@ -103,7 +152,7 @@ _NP_END = (
 )
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
-    re.compile(p, re.IGNORECASE)
+    _Lazy(p, re.IGNORECASE)
     for p in (
         rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|dropped|quit|left|sold|"
         rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
@@ -121,12 +170,12 @@ _DISPLACE = [
     )
 ]
 #: What trails a displaced value without being part of it ("Python anymore").
-_AFTER_VALUE = re.compile(
+_AFTER_VALUE = _Lazy(
     r"\s+(?:any ?more|now|these days|for good|altogether|completely|entirely|again)$", re.I
 )
-_PUT_DOWN = re.compile(r"\bput (?:the |my )?(?P<x>[\w -]+?) (?:down|away|aside)\b", re.I)
+_PUT_DOWN = _Lazy(r"\bput (?:the |my )?(?P<x>[\w -]+?) (?:down|away|aside)\b", re.I)
 #: "switched to decaf", "moved over to VS Code", "upgraded to a Pixel 8": the new value.
-_ARRIVE = re.compile(
+_ARRIVE = _Lazy(
     r"\b(?:switched|moved|changed|swapped|migrated|transitioned|converted|upgraded|downgraded|"
     r"transferred|ported|went|shifted|bumped|raised|increased|lowered|reduced|cut|pushed|put)"
     r"(?P<what>(?: [\w-]+){0,3}?) (?:over |up |down |back )?to (?:a |an |the |my )?"
@@ -147,36 +196,36 @@ _IRREGULAR_PAST = (
     "found told said lost paid spent left wrote read broke began quit put cut set kept sent "
     "brought thought felt heard held built".split()
 )
-_PAST_VERB = re.compile(
+_PAST_VERB = _Lazy(
     rf"\b(?:i|we)\s+(?:\w+ed|{'|'.join(_IRREGULAR_PAST)})\b",
     re.IGNORECASE,
 )
 #: Said of the speaker or the speaker's people: a first-person word early on, or a gerund
 #: subject ("Living in Austin means tacos every weekend").
-_PERSONAL = re.compile(
+_PERSONAL = _Lazy(
     r"^(?:(?:\W*\w+\W+){0,3}?(?:i|i'm|i've|we|we're|our|my)\b|\W*[a-z]+ing\b)", re.IGNORECASE
 )
 _ADJECTIVES = r"(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
 #: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
-_RELATION_SUBJECT = re.compile(
+_RELATION_SUBJECT = _Lazy(
     rf"^\W*(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
     re.IGNORECASE,
 )
 #: "My team just hired two interns", "Our landlord sold the building": someone or something
 #: of the speaker's is the subject, and the speaker is not named again.
-_POSSESSED_SUBJECT = re.compile(
+_POSSESSED_SUBJECT = _Lazy(
     rf"^\W*(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
 )
 #: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
-_NAMES_RELATION = re.compile(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
+_NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
 #: "She moved to Bergen": someone already spoken of.
-_PRONOUN_SUBJECT = re.compile(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+_PRONOUN_SUBJECT = _Lazy(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
 #: "Ravi left Google": a capitalised first word, then a word in lower case.
-_NAME_SUBJECT = re.compile(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?-i:[a-z])")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+_NAME_SUBJECT = _Lazy(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?-i:[a-z])")
+_FIRST_PERSON = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
 _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
@@ -213,16 +262,14 @@ def cues(text: str) -> Cues:
 
 
 #: The label the local extractor puts before a statement ("User: ", 'User (asked "…"): ').
-_SPEAKER_LABEL = re.compile(r"^[^:]{1,80}?(?: \(asked \"[^\"]*\"\))?:\s+")
+_SPEAKER_LABEL = _Lazy(r"^[^:]{1,80}?(?: \(asked \"[^\"]*\"\))?:\s+")
 
 
 #: Separators of a compound value ("horror and sci-fi", "jazz, soul or funk").
-_ITEM_SPLIT = re.compile(r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
-_WORD_ITEM_SPLIT = re.compile(r"\s*(?:&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
+_ITEM_SPLIT = _Lazy(r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
+_WORD_ITEM_SPLIT = _Lazy(r"\s*(?:&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
 #: Wording that says something no longer holds (or never did).
-_NEGATION = re.compile(
-    r"\b(?:not|no longer|no more|never|stopped|quit|gave up)\b|n't\b", re.IGNORECASE
-)
+_NEGATION = _Lazy(r"\b(?:not|no longer|no more|never|stopped|quit|gave up)\b|n't\b", re.IGNORECASE)
 
 
 def split_items(text: str, *, commas: bool = True) -> list[str]:
@@ -308,7 +355,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     return frozenset()
 
 
-_RELATION_WORD = re.compile(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
+_RELATION_WORD = _Lazy(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
 
 
 def is_relation(word: str) -> bool:

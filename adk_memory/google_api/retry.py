@@ -14,7 +14,8 @@ knowing which store or model is behind it:
 - every listener installed with `retry_listener(callback)` for the current context (a
   `ContextVar`, so it follows `asyncio.run` and the tasks started inside it).
 
-SDK modules are imported on first use: importing this module needs no Google SDK.
+SDK modules, and tenacity itself, are imported on first use: importing this module needs no
+Google SDK, and a command that makes no remote call (a sqlite `recall`) never loads tenacity.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-import tenacity
 from pydantic import BaseModel, ConfigDict, Field
+
+if TYPE_CHECKING:
+    import tenacity
 
 logger = logging.getLogger(__name__)
 
@@ -185,6 +188,8 @@ class RetryPolicy(BaseModel):
         Args:
             what: Names the call in retry notices and logs (default: `label`).
         """
+        import tenacity
+
         name = what or self.label
 
         def before_sleep(state: tenacity.RetryCallState) -> None:
