@@ -287,3 +287,51 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
     assert ids[0] == second.id and ranked[0].latest is True
     # The earlier value is still recalled, marked, after every other memory.
     assert ids[-1] == first.id and ranked[-1].latest is False
+
+
+@pytest.mark.parametrize(
+    ("state", "later", "probe"),
+    [
+        # One-off events and other people's news are no changes of the user's facts.
+        (
+            "I'm allergic to penicillin.",
+            "I stopped taking the antibiotics the doctor gave me.",
+            "What am I allergic to?",
+        ),
+        ("My wife works at Google.", "Google announced new layoffs.", "Where does my wife work?"),
+        ("My sister lives in Oslo.", "Tom moved to Bergen.", "Where does my sister live?"),
+        (
+            "I drive a Tesla Model 3.",
+            "The mechanic fixed the car's brakes.",
+            "What car do I drive?",
+        ),
+        (
+            "I work at Siemens as an engineer.",
+            "I started a new project at work, it's exciting.",
+            "Where do I work?",
+        ),
+        ("I have two kids, Mia and Leo.", "Mia finally started school.", "Tell me about my kids."),
+        ("I live in Berlin.", "I went to the cinema with friends.", "Where do I live?"),
+    ],
+)
+async def test_everyday_remarks_never_push_a_true_fact_down(
+    engine: MemoryEngine, clock: FixedClock, state: str, later: str, probe: str
+) -> None:
+    first = await _say(engine, clock, state)
+    await _say(engine, clock, later, days=30)
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    [kept] = [m for m in ranked if m.record.id == first.id]
+    assert kept.latest is not False
+    assert ranked[0].record.id == first.id
+
+
+async def test_a_change_settled_by_replace_leaves_other_memories_alone(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    garden = await _say(engine, clock, "I love the beer gardens.")
+    neat = await _say(engine, clock, "I like my whiskey neat.")
+    update = await _say(engine, clock, "These days I take my whiskey with a splash of water.", 30)
+    assert update.decision is Decision.REPLACE and update.superseded == [neat.id]
+    ranked = await engine.recall(ALICE, "What do I like to drink?", top_k=5)
+    marks = {m.record.id: m.latest for m in ranked}
+    assert marks.get(garden.id) is None

@@ -110,40 +110,22 @@ _PAST = _Lazy(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
-#: Wording that says a value changed (the update may name neither the old value nor the new
-#: one): the English vocabulary of change, by kind, not a list of domains. Completed forms
-#: only: "I'm moving to Rome" is a plan, "my internet keeps dropping" no change of a value.
-_CHANGE_WORDS = (
-    # Time words that set a present against a past.
-    r"now|these days|nowadays|lately|recently|currently|from now on|going forward|since then|"
-    r"no longer|not any ?more|any ?more|no more|new|finally|officially|update|"
-    # Replacement and correction.
-    r"instead|rather than|after all|turns out|turned out|actually|correction|fell through|"
-    r"called off|didn't work out|"
-    # Moves, swaps and transfers.
-    r"switched|moved|changed|change of plans?|swapped|traded in|replaced|upgraded|downgraded|"
-    r"converted|transferred|ported|migrated|shifted|relocated|emigrated|settled in|moved in|"
-    r"moved out|"
-    # Ends.
-    r"ditched|dropped|quit|resigned|cancell?ed|sold|gave up|gave away|stopped|left|finished|"
-    r"done with|retired|closed|ended|graduated|dropped out|broke up|split up|divorced|"
-    r"separated|got rid of|passed away|died|laid off|let go|"
-    # Starts and arrivals.
-    r"started|began|took up|joined|signed up|enrolled|adopted|promoted|demoted|became|hired|"
-    r"took a job|accepted (?:an|the|a|their) (?:offer|job|position|role)|"
-    r"went (?:back|freelance|part-time|full-time|remote|vegan|vegetarian)|"
-    r"got (?:engaged|married|divorced|promoted|hired|fired|laid off|a new|my new)|"
-    # Health.
-    r"fixed|healed|recovered|cleared|diagnosed|prescribed|put (?:me )?on|taken off|"
-    # Schedules and plans.
-    r"rebooked|rescheduled|postponed|delayed|slipped|extended|"
-    r"(?:pushed|put|moved|brought) (?:[\w-]+ ){0,3}(?:back|forward|up)|"
-    # Amounts.
-    r"raised|increased|upped|lowered|reduced|decreased|cut (?:down|back)|bumped|doubled|"
-    r"tripled|halved|went (?:up|down)|"
-    r"from \S+(?: \S+){0,3} to"
+#: Wording that says a value changed (the update may name neither old nor new value).
+_CHANGE = _Lazy(
+    r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
+    r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
+    r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
+    r"stopped|left|finished|done with|retired|took a job|relocated|from \S+(?: \S+){0,3} to)\b",
+    re.IGNORECASE,
 )
-_CHANGE = _Lazy(rf"\b(?:{_CHANGE_WORDS})\b", re.IGNORECASE)
+#: Words that set what holds now against what held before ("We're in Munich now", "it's
+#: sparkling water with dinner these days", "no longer", "instead"). Event verbs ("left",
+#: "fixed", "started") are not among them: "I left the party early" changes no value.
+_NOW_VERSUS_BEFORE = _Lazy(
+    r"\b(?:now|these days|nowadays|from now on|no longer|any longer|not any ?more|"
+    r"any ?more(?! than)|no more|instead)\b",
+    re.IGNORECASE,
+)
 
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
 _NP_END = (
@@ -306,13 +288,37 @@ def present_state(text: str, *, personal: bool = True, plans: bool = False) -> b
 
 
 def lasting_change(text: str) -> bool:
-    """Whether `text` says a value changed for good ("We're in Munich now", "Cancelled
-    Spotify, I'm on Apple Music"): a change cue, and nothing that makes it a passing moment,
-    a maybe, an addition beside what is known, or the past."""
+    """Whether `text` says a value changed for good, in words that set a present against a
+    past ("We're in Munich now", "Lately it's IPAs instead of stout") or as a move to a new
+    value ("The company moved us to a co-working space", "The new contract bumped me to
+    68k"); and nothing makes it a passing moment, a maybe, an addition or the past. A
+    one-off event ("I stopped at the bakery", "Mia finally started school") is no change.
+    """
     found = cues(text)
-    return found.change and not (
-        found.temporary or found.hypothetical or found.additive or found.past
-    )
+    if found.temporary or found.hypothetical or found.additive or found.past:
+        return False
+    return _NOW_VERSUS_BEFORE.search(text) is not None or _moves_to_value(text)
+
+
+#: Verbs `arrived` reads that also tell a one-off trip or act ("went to the cinema", "put
+#: the kids to bed"): with them, a move to a value is not evidence of a change.
+_EVENT_VERBS = frozenset({"went", "put", "cut"})
+
+
+def _moves_to_value(text: str) -> bool:
+    match = _ARRIVE.search(mask(text))
+    return match is not None and match.group(0).split()[0].lower() not in _EVENT_VERBS
+
+
+def ends(text: str, state: str) -> bool:
+    """Whether `text` says that what `state` names is gone, naming it ("Sold the Vespa" for
+    "I ride a Vespa to work"; "Cancelled Spotify" for "I listen to music on Spotify"), and
+    says it for good (not a passing moment, a maybe, an addition or the past)."""
+    found = cues(text)
+    if found.temporary or found.hypothetical or found.additive or found.past:
+        return False
+    words = content_words(state)
+    return any(content_words(value) <= words for value in displaced(text))
 
 
 def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
@@ -389,11 +395,6 @@ def person_words(text: str) -> set[str]:
     return words
 
 
-def signals_change(text: str) -> bool:
-    """Whether the wording says a value changed ("now", "switched", "no longer", …)."""
-    return bool(_CHANGE.search(text))
-
-
 def content_words(text: str) -> set[str]:
     """The words that identify a value, plurals folded ("the U.S. Bank accounts" →
     {"u.s", "bank"})."""
@@ -455,13 +456,13 @@ __all__ = [
     "content_words",
     "cues",
     "displaced",
+    "ends",
     "is_relation",
     "lasting_change",
     "moved_thing",
     "negates",
     "person_words",
     "present_state",
-    "signals_change",
     "split_items",
     "strip_speaker",
     "subject_words",

@@ -331,8 +331,8 @@ def display_name(author: str) -> str:
 
 
 #: Capitalised words that say what someone is, not what they are called: nationalities,
-#: peoples, faiths, star signs ("Hi! I'm Dutch", "Hello, I'm Catholic").
-_NOT_NAMES = frozenset(
+#: peoples and faiths ("Hi! I'm Dutch", "Hello, I'm Catholic").
+_IDENTITIES = frozenset(
     """
     afghan albanian algerian american andorran angolan argentine argentinian armenian
     australian austrian azerbaijani bahraini bangladeshi belarusian belgian beninese bolivian
@@ -347,20 +347,19 @@ _NOT_NAMES = frozenset(
     panamanian paraguayan persian peruvian polish portuguese qatari romanian russian rwandan
     salvadoran saudi scottish senegalese serbian singaporean slovak slovenian somali
     african asian european arab latino latina hispanic caribbean scandinavian nordic
-    spanish sri lankan sudanese swedish swiss syrian taiwanese tajik tanzanian thai tibetan
+    spanish lankan sudanese swedish swiss syrian taiwanese tajik tanzanian thai tibetan
     tunisian turkish turkmen ugandan ukrainian uruguayan uzbek venezuelan vietnamese welsh
     yemeni zambian zimbabwean kiwi aussie brit scots catalan basque flemish
     catholic protestant muslim jewish buddhist hindu sikh mormon orthodox anglican atheist
-    agnostic quaker aries taurus gemini cancer leo virgo libra scorpio sagittarius capricorn
-    aquarius pisces
+    agnostic quaker
     """.split()
 )
 
 
-def reads_as_name(value: str) -> bool:
-    """Whether a capitalised value after "I'm" can be what someone is called: not a
-    nationality, a people, a faith or a star sign."""
-    return not any(word.lower() in _NOT_NAMES for word in value.split())
+def names_no_one(value: str) -> bool:
+    """Whether a capitalised value after "I'm" says what someone is rather than what they
+    are called: a nationality, a people or a faith."""
+    return any(word.lower() in _IDENTITIES for word in value.split())
 
 
 #: "My (best) friend (Ravi) works at ...": a statement about someone else, its subject named.
@@ -387,9 +386,8 @@ _ASKS_NAME = re.compile(r"\b(?:your name|call you|who (?:are|is) (?:you|this|spe
 
 
 def _third_person(core: str) -> tuple[str, str] | None:
-    """A statement about a relation rewritten in the first person, with its subject: "my
-    sister lives in Oslo" → ("sister", "i live in Oslo"); "my friend Tariq is a chef" →
-    ("friend tariq", "i am a chef")."""
+    """A statement about a named relation rewritten in the first person, with its subject:
+    "my sister lives in Oslo" → ("sister", "i live in Oslo")."""
     match = _THIRD_PERSON.match(core)
     if match is None:
         return None
@@ -403,10 +401,6 @@ def _third_person(core: str) -> tuple[str, str] | None:
     elif verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]
     subject = " ".join(match.group("np").lower().split())
-    if match.group("name"):
-        # Two friends are two subjects: "my friend Tariq is a chef" never updates "my
-        # friend Nadia is an architect".
-        subject = f"{subject} {match.group('name').lower()}"
     return subject, f"i {verb}{match.group('rest')}"
 
 
@@ -467,7 +461,7 @@ def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None
         readings.append(third)
     for subject, _pattern, predicate, polarity, kind, m in _matches(readings):
         if predicate == "name?":
-            if not introduction or subject is not None or not reads_as_name(m.group("obj")):
+            if not introduction or subject is not None or names_no_one(m.group("obj")):
                 continue
             predicate = "name"
         obj = _clean_object(unmask(m.group("obj")))
@@ -724,8 +718,8 @@ __all__ = [
     "display_name",
     "match_change",
     "match_slot",
+    "names_no_one",
     "normalize_value",
-    "reads_as_name",
     "resolve_relative_time",
     "split_clauses",
     "split_sentences",

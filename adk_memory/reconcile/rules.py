@@ -22,9 +22,11 @@ from adk_memory.extraction.cues import (
     arrived,
     content_words,
     cues,
+    is_relation,
     present_state,
     split_items,
     strip_speaker,
+    subject_words,
 )
 from adk_memory.extraction.local import normalize_value
 from adk_memory.extraction.slots import category_of, is_single_valued, predicate_for_category
@@ -97,9 +99,21 @@ def _actor(text: str) -> set[str]:
     return {first.group(1).lower()}
 
 
+def _named(text: str) -> set[str]:
+    """The names of whom a statement is about ("My friend Tariq is a chef" → {"tariq"})."""
+    return {w for w in subject_words(strip_speaker(text)) if not is_relation(w)}
+
+
+def _different_people(fact: Fact, record: MemoryRecord) -> bool:
+    """Two statements about one relation that name two people ("My friend Tariq is a chef",
+    "My friend Nadia is an architect") are about two subjects."""
+    new, old = _named(fact.text), _named(record.text)
+    return bool(new and old and new != old)
+
+
 def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
     """How a new fact bears on one existing record: NOOP, REPLACE, or None (unrelated)."""
-    same_subject = fact.subject == record.subject
+    same_subject = fact.subject == record.subject and not _different_people(fact, record)
     if not fact.predicate or fact.kind is Kind.EPISODIC:
         # Episodic memories have no slot: only a restatement with the same content words is
         # a duplicate (embeddings barely separate "topic 1" from "topic 11").

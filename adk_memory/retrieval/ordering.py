@@ -9,12 +9,18 @@ the group's best member. What is said about them depends on the evidence (`Evide
 - nearly the same sentence about the same subject, both mattering to the query ("I like coffee
   in the morning", "I like tea in the afternoon"): only ordered, since both may hold;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
-- a lasting change ("We're in Munich now", "Cancelled Spotify, I'm on Apple Music") and a
-  present state of the same person stated before it, one the other's nearest recalled
-  neighbour, the change not already settled by a REPLACE: recall has chosen both as answers
-  to this query, so the change most likely displaced that state. Marked, and the earlier
-  value goes after every other recalled memory: still shown, never deleted (that needs
-  REPLACE's explicit evidence).
+- a change and a present state of the same person stated before it, one the other's nearest
+  recalled neighbour, the change not already settled by a REPLACE. A change either names
+  what the state holds as gone ("Sold the Vespa" for "I ride a Vespa") or sets a present
+  against a past in words ("We're in Munich now", "it's IPAs instead of stout") or as a move
+  to a value ("The company moved us to a co-working space"). Recall has chosen both as
+  answers to this query, so the change most likely displaced that state. Marked, and the
+  earlier value goes after every other recalled memory: still shown, never deleted (that
+  needs REPLACE's explicit evidence). One-off events ("I stopped at the bakery", "the
+  mechanic fixed the brakes") are no changes.
+
+A group holds one kind of evidence, so a near-identical sentence is never marked because a
+change joined its group.
 
 The memory block shows every memory's date and these marks, so the agent's model can tell
 which one holds now. Pure functions: no I/O.
@@ -31,9 +37,8 @@ from pydantic import BaseModel, Field
 
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
-    content_words,
     cues,
-    is_relation,
+    ends,
     lasting_change,
     negates,
     person_words,
@@ -90,85 +95,90 @@ def _stated(memory: ScoredMemory) -> tuple[object, ...]:
 
 def _same_person(newer: str, older: str) -> bool:
     """Whether a change statement and a state are about the same person: both about the
-    speaker, or the state names whoever the change is about ("Ravi left Google" and "My
-    best friend Ravi works at Google"; "Gran moved" and "My grandmother lives …"); a
-    pronoun or a name the state does not contradict continues a state about someone else
-    ("She moved to Bergen" after "My sister lives in Oslo"; "Maya started at Oakwood"
-    after "My daughter is at Hillside")."""
+    speaker; or the state is about someone and the change names them or says "she", "he",
+    "they" ("Ravi left Google" after "My best friend Ravi works at Google"; "She moved to
+    Bergen" after "My sister lives in Oslo"); or the state is the speaker's and names whom
+    the change is about ("Kenji went on leave, so Sofia leads the team now" after "My team
+    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there."""
     who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
     if not who_new:
         return not who_old
-    if not who_old:
-        return who_new <= person_words(older)
-    if who_new <= person_words(older) | who_old:
-        return True
-    old_names = {w for w in who_old if not is_relation(w)}
-    new_names = {w for w in who_new if not is_relation(w)}
-    return who_new == {THIRD_PERSON} or (bool(new_names) and not old_names and new_names == who_new)
+    if who_old:
+        return who_new == {THIRD_PERSON} or who_new <= who_old
+    return THIRD_PERSON not in who_new and who_new <= person_words(older)
 
 
-def _adds(a: ScoredMemory, b: ScoredMemory) -> bool:
-    """Whether the later of two statements says it holds beside the other ("also", "too")."""
-    later = a if _stated(a) > _stated(b) else b
-    return cues(_body(later)).additive
+class _Reading:
+    """What the ordering needs to know of the recalled memories, each read once."""
 
+    def __init__(self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None) -> None:
+        self.ranked = ranked
+        self.bodies = [_body(m) for m in ranked]
+        self.vectors = vectors
+        self._changes: dict[int, bool] = {}
+        self._states: dict[int, bool] = {}
+        self.nearest: list[int | None] = [None] * len(ranked)
+        datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
+        if vectors is not None and len(datable) > 1:
+            gram = vectors[datable] @ vectors[datable].T
+            np.fill_diagonal(gram, -np.inf)
+            for row, column in enumerate(gram.argmax(axis=1)):
+                self.nearest[datable[row]] = datable[int(column)]
 
-def may_displace(memory: ScoredMemory) -> bool:
-    """Whether a recalled memory reads as a lasting change, so recall asks whether it
-    already superseded another (then it displaces nothing more)."""
-    return lasting_change(_body(memory))
+    def cosine(self, i: int, j: int) -> float:
+        assert self.vectors is not None
+        return float(np.dot(self.vectors[i], self.vectors[j]))
 
+    def says_change(self, i: int) -> bool:
+        if i not in self._changes:
+            self._changes[i] = lasting_change(self.bodies[i])
+        return self._changes[i]
 
-def _nearest(vectors: np.ndarray, i: int, members: Sequence[int]) -> int | None:
-    others = [j for j in members if j != i]
-    if not others:
-        return None
-    return max(others, key=lambda j: float(np.dot(vectors[i], vectors[j])))
+    def states(self, i: int) -> bool:
+        if i not in self._states:
+            body = self.bodies[i]
+            self._states[i] = present_state(body, personal=False, plans=True) and not (
+                self.says_change(i)
+            )
+        return self._states[i]
 
 
 def _displaces(
-    ranked: Sequence[ScoredMemory],
-    vectors: np.ndarray,
-    i: int,
-    j: int,
-    candidates: Sequence[int],
-    config: OrderingConfig,
-    settled: Collection[str],
-) -> bool:
-    """Whether one of ranked[i], ranked[j] is a lasting change that displaces the other, a
-    present state stated before it, by the evidence recall has: the state is the change's
-    nearest neighbour among the `candidates` (or the other way round) and close enough."""
-    a, b = ranked[i], ranked[j]
-    if _stated(a) == _stated(b):
-        return False
-    (new, n), (old, o) = ((a, i), (b, j)) if _stated(a) > _stated(b) else ((b, j), (a, i))
-    if float(np.dot(vectors[n], vectors[o])) < config.change_cosine:
-        return False
-    if new.record.id in settled:
-        # The change already superseded what it changed (REPLACE): nothing else to displace.
-        return False
-    if o != _nearest(vectors, n, candidates) and n != _nearest(vectors, o, candidates):
-        return False
+    reading: _Reading, i: int, j: int, config: OrderingConfig, settled: Collection[str]
+) -> int | None:
+    """The index of the change when one of ranked[i], ranked[j] changes the other, a present
+    state stated before it, by the evidence recall has; else None."""
+    a, b = reading.ranked[i], reading.ranked[j]
+    if _stated(a) == _stated(b) or Kind.SUMMARY in (a.record.kind, b.record.kind):
+        return None
+    n, o = (i, j) if _stated(a) > _stated(b) else (j, i)
+    new, old = reading.ranked[n], reading.ranked[o]
+    if new.record.id in settled or reading.cosine(n, o) < config.change_cosine:
+        # A settled change already superseded what it changed (REPLACE).
+        return None
+    if reading.nearest[n] != o and reading.nearest[o] != n:
+        return None
     if old.record.predicate == "name":
         # What someone is called changes only by saying so ("call me Kit"), which is a slot.
-        return False
+        return None
     if None not in (_slot(new), _slot(old)) and new.record.predicate != old.record.predicate:
-        # Two different one-at-a-time slots answer two questions ("I take my whiskey on the
-        # rocks now" does not displace "I'm Sam").
-        return False
-    new_text, old_text = _body(new), _body(old)
-    if len(content_words(new_text)) < 2:
-        # A fragment ("Actually") says that something changed, not what.
-        return False
-    if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
-        # "I don't listen to classical any more" ends one of "I love jazz and classical".
-        return False
-    return (
-        lasting_change(new_text)
-        and present_state(old_text, personal=False, plans=True)
-        and not lasting_change(old_text)
-        and _same_person(new_text, old_text)
-    )
+        # Two different one-at-a-time slots answer two questions.
+        return None
+    new_text, old_text = reading.bodies[n], reading.bodies[o]
+    if not reading.states(o) or not _same_person(new_text, old_text):
+        return None
+    if reading.says_change(n):
+        if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
+            # "I don't listen to classical any more" ends one of "jazz and classical".
+            return None
+        return n
+    return n if ends(new_text, old_text) else None
+
+
+def _adds(reading: _Reading, i: int, j: int) -> bool:
+    """Whether the later of two statements says it holds beside the other ("also", "too")."""
+    later = i if _stated(reading.ranked[i]) > _stated(reading.ranked[j]) else j
+    return cues(reading.bodies[later]).additive
 
 
 class Evidence(IntEnum):
@@ -179,16 +189,20 @@ class Evidence(IntEnum):
     SIMILAR = 1
     #: The same one-at-a-time slot of the same subject: marked latest and earlier.
     SLOT = 2
-    #: A lasting change and the state it displaced: marked, the earlier ones shown last.
+    #: A change and the state it displaced: marked, the earlier ones shown last.
     CHANGE = 3
 
 
 @dataclass(frozen=True)
 class Group:
-    """Indices into the ranked list, best first, and how they are known to belong together."""
+    """Indices into the ranked list, best first, and how they are known to belong together.
+
+    `changes` holds the index of each member that is a change displacing another member.
+    """
 
     members: list[int]
     evidence: Evidence | None = None
+    changes: frozenset[int] = frozenset()
 
 
 def group_same_question(
@@ -198,11 +212,12 @@ def group_same_question(
     settled: Collection[str] = (),
 ) -> list[Group]:
     """`ranked` (best first) grouped by the question its memories answer, in the order of
-    each group's best member. `vectors` holds unit embeddings of the memories' texts, row i
-    for ranked[i] (None: slots alone decide)."""
+    each group's best member; each group holds one kind of evidence. `vectors` holds unit
+    embeddings of the memories' texts, row i for ranked[i] (None: slots alone decide).
+    `settled` holds ids of memories that already superseded another."""
+    reading = _Reading(ranked, vectors)
     groups: list[Group] = []
     owner: set[int] = set()
-    datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
     for i, memory in enumerate(ranked):
         if i in owner:
             continue
@@ -211,48 +226,58 @@ def group_same_question(
             # A summary stands for many statements of different dates: it has no one time.
             groups.append(Group([i]))
             continue
-        members = [i]
-        evidence: Evidence | None = None
+        members, evidence, changes = [i], None, set()
         for j in range(i + 1, len(ranked)):
             if j in owner or ranked[j].record.kind is Kind.SUMMARY:
                 continue
-            found = _evidence(ranked, vectors, i, j, datable, config, settled)
-            if found is not None:
-                members.append(j)
-                owner.add(j)
-                evidence = max(found, evidence or found)
-        groups.append(Group(members, evidence))
+            found, change = _evidence(reading, i, j, config, settled)
+            if found is None or (evidence is not None and found is not evidence):
+                continue
+            members.append(j)
+            owner.add(j)
+            evidence = found
+            if change is not None:
+                changes.add(change)
+        groups.append(Group(members, evidence, frozenset(changes)))
     return groups
 
 
 def _evidence(
-    ranked: Sequence[ScoredMemory],
-    vectors: np.ndarray | None,
-    i: int,
-    j: int,
-    datable: Sequence[int],
-    config: OrderingConfig,
-    settled: Collection[str],
-) -> Evidence | None:
+    reading: _Reading, i: int, j: int, config: OrderingConfig, settled: Collection[str]
+) -> tuple[Evidence | None, int | None]:
     """The strongest evidence that ranked[i] (a group's head) and ranked[j] answer the same
-    question, if any."""
-    head, other = ranked[i], ranked[j]
-    if vectors is not None and _displaces(ranked, vectors, i, j, datable, config, settled):
-        # A change is evidence of its own: it may match the query's words less than the
-        # state it displaced ("moved us to a co-working space" for "where is my office?").
-        # Who changed is read from its words (an extractor may leave a statement about
-        # "my mum" with the speaker as subject).
-        return Evidence.CHANGE
+    question, and the index of the change when it is a change."""
+    head, other = reading.ranked[i], reading.ranked[j]
+    if reading.vectors is not None:
+        change = _displaces(reading, i, j, config, settled)
+        if change is not None:
+            # A change is evidence of its own: it may match the query's words less than the
+            # state it displaced ("moved us to a co-working space" for "where is my office?").
+            return Evidence.CHANGE, change
     # "I'm allergic to cats too": the later statement says both hold.
-    if head.record.subject != other.record.subject or _adds(head, other):
-        return None
+    if head.record.subject != other.record.subject or _adds(reading, i, j):
+        return None, None
     if head.score > 0 and other.score < config.min_relative_score * head.score:
-        return None
+        return None, None
     if _slot(head) is not None and _slot(head) == _slot(other):
-        return Evidence.SLOT
-    if vectors is not None and float(np.dot(vectors[i], vectors[j])) >= config.same_question_cosine:
-        return Evidence.SIMILAR
-    return None
+        return Evidence.SLOT, None
+    if reading.vectors is not None and reading.cosine(i, j) >= config.same_question_cosine:
+        return Evidence.SIMILAR, None
+    return None, None
+
+
+def changes_to_check(
+    ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
+) -> set[str]:
+    """Ids of the recalled changes that would displace another memory: the ones recall must
+    ask about (has it already superseded something?) before ordering."""
+    if not config.enabled:
+        return set()
+    return {
+        ranked[c].record.id
+        for group in group_same_question(ranked, vectors, config)
+        for c in group.changes
+    }
 
 
 def current_first(

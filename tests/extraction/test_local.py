@@ -159,15 +159,14 @@ async def test_introduction_names_the_speaker_but_nationality_does_not() -> None
     assert [(f.predicate, f.object) for f in asked] == [("name", "Ana")]
     [dutch] = await _facts(_event("I'm Dutch, by the way, so forgive my English."))
     assert dutch.kind is Kind.EPISODIC and dutch.predicate != "name"
-    # Inside a greeting too: a nationality, a faith or a star sign is what someone is.
-    for greeting in (
-        "Hi! I'm Dutch.",
-        "Hello, I'm Brazilian.",
-        "Hey, I'm Catholic.",
-        "Hi, I'm Leo.",
-    ):
+    # Inside a greeting too: a nationality, a people or a faith is what someone is.
+    for greeting in ("Hi! I'm Dutch.", "Hello, I'm Brazilian.", "Hey, I'm Catholic."):
         facts = await _facts(_event(greeting))
         assert all(f.predicate != "name" for f in facts), greeting
+    # Names that are also words elsewhere stay names.
+    for name in ("Leo", "Sri", "Jordan"):
+        [named] = await _facts(_event(f"Hi, I'm {name}."))
+        assert (named.predicate, named.object) == ("name", name)
 
 
 async def test_compound_objects_keep_their_items() -> None:

@@ -143,7 +143,8 @@ def test_lasting_changes_of_the_same_state_displace_it() -> None:
         ("My mum is a head teacher.", "Mum retired from teaching at Easter."),
         ("My parents live in Cork.", "Mum and Dad sold the house and moved to Kinsale."),
         ("My best friend Ravi works at Google.", "Ravi left Google to start a company."),
-        ("My knee is still bad, I'm on ibuprofen.", "Physio fixed my knee."),
+        ("My knee is still bad, I'm on ibuprofen.", "My knee is fine now, no more painkillers."),
+        ("I ride a Vespa to work.", "Sold the Vespa and got a Yamaha."),
     ]
     for before, after in cases:
         assert _pair_order(before, after) == [after, "My shoe size is 42.", before], after
@@ -154,17 +155,19 @@ def test_a_change_far_from_every_state_displaces_nothing() -> None:
     assert _pair_order(before, after, cosine=0.1) == [before, after, "My shoe size is 42."]
 
 
-def test_a_pronoun_or_a_new_name_continues_a_state_about_someone_else() -> None:
+def test_a_pronoun_continues_a_state_about_someone_else_and_a_new_name_does_not() -> None:
     assert _pair_order("My sister lives in Oslo.", "She moved to Bergen.") == [
         "She moved to Bergen.",
         "My shoe size is 42.",
         "My sister lives in Oslo.",
     ]
-    daughter = ("My daughter is in year 6 at Hillside.", "Maya started at Oakwood Secondary now.")
-    assert _pair_order(*daughter)[0] == daughter[1]
-    # A name the state contradicts is someone else.
-    friend = ("My best friend Ravi works at Google.", "Tom left Google.")
-    assert _pair_order(*friend)[0] == friend[0]
+    # A name the state does not hold may be anyone: nothing is displaced.
+    for before, after in (
+        ("My daughter is in year 6 at Hillside.", "Maya moved to Oakwood Secondary now."),
+        ("My sister lives in Oslo.", "Tom moved to Bergen."),
+        ("My best friend Ravi works at Google.", "Tom left Google, he's at Meta now."),
+    ):
+        assert _pair_order(before, after)[0] == before, after
     # A pronoun never continues a state of the speaker's.
     assert _pair_order("I live in Oslo.", "She moved to Bergen.")[0] == "I live in Oslo."
 
