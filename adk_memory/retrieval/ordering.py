@@ -117,6 +117,7 @@ class _Reading:
         self.vectors = vectors
         self._changes: dict[int, bool] = {}
         self._states: dict[int, bool] = {}
+        self._additive: dict[int, bool] = {}
         self.nearest: list[int | None] = [None] * len(ranked)
         datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
         if vectors is not None and len(datable) > 1:
@@ -133,6 +134,11 @@ class _Reading:
         if i not in self._changes:
             self._changes[i] = lasting_change(self.bodies[i])
         return self._changes[i]
+
+    def additive(self, i: int) -> bool:
+        if i not in self._additive:
+            self._additive[i] = cues(self.bodies[i]).additive
+        return self._additive[i]
 
     def states(self, i: int) -> bool:
         if i not in self._states:
@@ -178,7 +184,7 @@ def _displaces(
 def _adds(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements says it holds beside the other ("also", "too")."""
     later = i if _stated(reading.ranked[i]) > _stated(reading.ranked[j]) else j
-    return cues(reading.bodies[later]).additive
+    return reading.additive(later)
 
 
 class Evidence(IntEnum):

@@ -217,3 +217,15 @@ def test_a_change_that_already_superseded_its_value_displaces_nothing_else() -> 
     assert [m.latest for m in displaced] == [True, False]
     settled = current_first([garden, whiskey], vectors, OrderingConfig(), {whiskey.record.id})
     assert [m.latest for m in settled] == [None, None]
+
+
+def test_a_group_holds_one_kind_of_evidence() -> None:
+    # Coffee and tea are near-identical sentences (both may hold); decaf changes coffee.
+    coffee = scored("User: I like coffee in the morning.", 0.9, 1)
+    decaf = scored("User: I drink decaf instead now.", 0.8, 30)
+    tea = scored("User: I like tea in the afternoon.", 0.85, 60)
+    vectors = np.stack([unit(1, 0.2, 0), unit(1, 0.3, 0.5), unit(1, 0.25, -0.6)])
+    ordered = current_first([coffee, decaf, tea], vectors, OrderingConfig())
+    marks = {m.record.text: m.latest for m in ordered}
+    assert marks[tea.record.text] is None  # never marked because a change joined its group
+    assert marks[decaf.record.text] is True and marks[coffee.record.text] is False
