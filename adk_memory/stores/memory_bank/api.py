@@ -280,11 +280,17 @@ class MemoryBankApi:
 
         return await self.call("search", retrieve)
 
-    async def retrieve_all(
-        self, scope: dict[str, str], groups: MetadataFilterGroups | None
+    async def _every_page(
+        self,
+        what: str,
+        fetch: Callable[[dict[str, Any]], Awaitable[Any]],
+        *,
+        missing_ok: bool = False,
     ) -> list[Any]:
-        """Every memory of exactly `scope` that matches the metadata filter groups."""
-        memories: list[Any] = []
+        """The items of every page of one listing. `fetch` takes the paging parameters
+        (`page_size`, then `page_token`); the SDK pagers' own `next_page()` is broken for
+        simple retrieval (SDK 2.7), so paging is by hand, the same way for every listing."""
+        items: list[Any] = []
         token: str | None = None
         while True:
             params: dict[str, Any] = {"page_size": MAX_TOP_K}
@@ -292,37 +298,37 @@ class MemoryBankApi:
                 params["page_token"] = token
 
             async def page(params: dict[str, Any] = params) -> Any:
-                return await self.memories.retrieve(
-                    name=self.engine,
-                    scope=scope,
-                    simple_retrieval_params=params,
-                    config={"filter_groups": groups} if groups else None,
-                )
+                return await fetch(params)
 
-            pager = await self.call("retrieve", page)
-            memories.extend(item.memory for item in pager.page if item.memory is not None)
-            # The pager's own next_page() is broken for simple retrieval (SDK 2.7): page by hand.
+            pager = await self.call(what, page, missing_ok=missing_ok)
+            items.extend(pager.page)
             token = (pager.config or {}).get("page_token")
             if not token:
-                return memories
+                return items
+
+    async def retrieve_all(
+        self, scope: dict[str, str], groups: MetadataFilterGroups | None
+    ) -> list[Any]:
+        """Every memory of exactly `scope` that matches the metadata filter groups."""
+
+        async def fetch(params: dict[str, Any]) -> Any:
+            return await self.memories.retrieve(
+                name=self.engine,
+                scope=scope,
+                simple_retrieval_params=params,
+                config={"filter_groups": groups} if groups else None,
+            )
+
+        items = await self._every_page("retrieve", fetch)
+        return [item.memory for item in items if item.memory is not None]
 
     async def list_all(self) -> list[Any]:
         """Every memory of the engine, every scope (an admin listing)."""
-        memories: list[Any] = []
-        token: str | None = None
-        while True:
-            config: dict[str, Any] = {"page_size": MAX_TOP_K}
-            if token:
-                config["page_token"] = token
 
-            async def page(config: dict[str, Any] = config) -> Any:
-                return await self.memories.list(name=self.engine, config=config)
+        async def fetch(params: dict[str, Any]) -> Any:
+            return await self.memories.list(name=self.engine, config=params)
 
-            pager = await self.call("list", page)
-            memories.extend(pager.page)
-            token = (pager.config or {}).get("page_token")
-            if not token:
-                return memories
+        return await self._every_page("list", fetch)
 
     # -- revisions ---------------------------------------------------------------------
 
@@ -330,24 +336,14 @@ class MemoryBankApi:
         """Every revision of a memory (public `memories.revisions.list`), as the service
         orders them; [] when the memory does not exist."""
         name = self.name(memory_id)
-        revisions: list[Any] = []
-        token: str | None = None
-        while True:
-            config: dict[str, Any] = {"page_size": MAX_TOP_K}
-            if token:
-                config["page_token"] = token
 
-            async def page(config: dict[str, Any] = config) -> Any:
-                return await self.memories.revisions.list(name=name, config=config)
+        async def fetch(params: dict[str, Any]) -> Any:
+            return await self.memories.revisions.list(name=name, config=params)
 
-            try:
-                pager = await self.call(f"list revisions of {memory_id}", page, missing_ok=True)
-            except NotFound:
-                return []
-            revisions.extend(pager.page)
-            token = (pager.config or {}).get("page_token")
-            if not token:
-                return revisions
+        try:
+            return await self._every_page(f"list revisions of {memory_id}", fetch, missing_ok=True)
+        except NotFound:
+            return []
 
     async def get_revision(self, memory_id: str, revision_id: str) -> Any | None:
         """One revision of a memory (public `memories.revisions.get`), or None."""
