@@ -8,11 +8,12 @@ change displaces ("traded in the Golf for an e-bike" displaces "Golf").
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
 
@@ -232,7 +233,30 @@ class Cues:
         return not (self.temporary or self.hypothetical or self.past)
 
 
+#: Statements up to this long have what their wording says remembered: recall reads the same
+#: memories' wording query after query, and a short text's entry costs little.
+_CACHED_CHARS = 600
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _remembered(read: Callable[Concatenate[str, _P], _R]) -> Callable[Concatenate[str, _P], _R]:
+    """`read` of a text, remembered (4,096 entries) for texts up to `_CACHED_CHARS` long."""
+    cached = functools.lru_cache(maxsize=4096)(read)
+
+    @functools.wraps(read)
+    def remembered(text: str, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        if len(text) <= _CACHED_CHARS:
+            # Every remembered reader takes only a string and flags: all hashable.
+            return cached(text, *args, **kwargs)  # type: ignore[arg-type]
+        return read(text, *args, **kwargs)
+
+    return remembered
+
+
+@_remembered
 def cues(text: str) -> Cues:
+    """What the wording of `text` allows."""
     temporary = bool(_TEMPORARY.search(text)) and not _CHANGE_START.search(text)
     return Cues(
         temporary=temporary,
@@ -271,6 +295,7 @@ def strip_speaker(text: str) -> str:
     return _SPEAKER_LABEL.sub("", text.strip(), count=1)
 
 
+@_remembered
 def present_state(text: str, *, personal: bool = True, plans: bool = False) -> bool:
     """Whether `text` reads as one present state ("I drive a VW Golf, it's ancient but
     reliable", "My sister lives in Oslo", "The launch is scheduled for May 3rd"): not a past
@@ -287,6 +312,7 @@ def present_state(text: str, *, personal: bool = True, plans: bool = False) -> b
     )
 
 
+@_remembered
 def lasting_change(text: str) -> bool:
     """Whether `text` says a value changed for good, in words that set a present against a
     past ("We're in Munich now", "Lately it's IPAs instead of stout") or as a move to a new
@@ -318,7 +344,12 @@ def ends(text: str, state: str) -> bool:
     if found.temporary or found.hypothetical or found.additive or found.past:
         return False
     words = content_words(state)
-    return any(content_words(value) <= words for value in displaced(text))
+    return any(gone <= words for gone in _displaced_words(text))
+
+
+@_remembered
+def _displaced_words(text: str) -> tuple[frozenset[str], ...]:
+    return tuple(frozenset(content_words(value)) for value in displaced(text))
 
 
 def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:

@@ -118,17 +118,21 @@ class _Reading:
         self._changes: dict[int, bool] = {}
         self._states: dict[int, bool] = {}
         self._additive: dict[int, bool] = {}
+        self.stated = [_stated(m) for m in ranked]
         self.nearest: list[int | None] = [None] * len(ranked)
-        datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
-        if vectors is not None and len(datable) > 1:
-            gram = vectors[datable] @ vectors[datable].T
-            np.fill_diagonal(gram, -np.inf)
-            for row, column in enumerate(gram.argmax(axis=1)):
-                self.nearest[datable[row]] = datable[int(column)]
+        self._gram: list[list[float]] = []
+        if vectors is not None:
+            gram = vectors @ vectors.T
+            self._gram = gram.tolist()
+            datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
+            if len(datable) > 1:
+                among = gram[np.ix_(datable, datable)]
+                np.fill_diagonal(among, -np.inf)
+                for row, column in enumerate(among.argmax(axis=1)):
+                    self.nearest[datable[row]] = datable[int(column)]
 
     def cosine(self, i: int, j: int) -> float:
-        assert self.vectors is not None
-        return float(np.dot(self.vectors[i], self.vectors[j]))
+        return self._gram[i][j]
 
     def says_change(self, i: int) -> bool:
         if i not in self._changes:
@@ -155,9 +159,9 @@ def _displaces(
     """The index of the change when one of ranked[i], ranked[j] changes the other, a present
     state stated before it, by the evidence recall has; else None."""
     a, b = reading.ranked[i], reading.ranked[j]
-    if _stated(a) == _stated(b) or Kind.SUMMARY in (a.record.kind, b.record.kind):
+    if reading.stated[i] == reading.stated[j] or Kind.SUMMARY in (a.record.kind, b.record.kind):
         return None
-    n, o = (i, j) if _stated(a) > _stated(b) else (j, i)
+    n, o = (i, j) if reading.stated[i] > reading.stated[j] else (j, i)
     new, old = reading.ranked[n], reading.ranked[o]
     if new.record.id in settled or reading.cosine(n, o) < config.change_cosine:
         # A settled change already superseded what it changed (REPLACE).
@@ -183,7 +187,7 @@ def _displaces(
 
 def _adds(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements says it holds beside the other ("also", "too")."""
-    later = i if _stated(reading.ranked[i]) > _stated(reading.ranked[j]) else j
+    later = i if reading.stated[i] > reading.stated[j] else j
     return reading.additive(later)
 
 
@@ -272,18 +276,10 @@ def _evidence(
     return None, None
 
 
-def changes_to_check(
-    ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
-) -> set[str]:
-    """Ids of the recalled changes that would displace another memory: the ones recall must
-    ask about (has it already superseded something?) before ordering."""
-    if not config.enabled:
-        return set()
-    return {
-        ranked[c].record.id
-        for group in group_same_question(ranked, vectors, config)
-        for c in group.changes
-    }
+def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
+    """Ids of the recalled changes that displace another memory in `groups`: the ones recall
+    must ask about (has it already superseded something?) before ordering."""
+    return {ranked[c].record.id for group in groups for c in group.changes}
 
 
 def current_first(
@@ -291,15 +287,20 @@ def current_first(
     vectors: np.ndarray | None,
     config: OrderingConfig,
     settled: Collection[str] = (),
+    *,
+    groups: Sequence[Group] | None = None,
 ) -> list[ScoredMemory]:
     """`ranked` with each same-question group ordered newest statement first; marked latest
     and earlier where the evidence says the newest replaced the others. `settled`: ids of
-    memories that already superseded another."""
+    memories that already superseded another. `groups`: what `group_same_question` returned
+    for the same arguments, when the caller has it (saves grouping twice)."""
     if not config.enabled:
         return list(ranked)
     ordered: list[ScoredMemory] = []
     earlier: list[ScoredMemory] = []
-    for group in group_same_question(ranked, vectors, config, settled):
+    if groups is None:
+        groups = group_same_question(ranked, vectors, config, settled)
+    for group in groups:
         members = sorted(
             (ranked[i] for i in group.members),
             key=lambda m: (m.record.stated_at, m.record.created_at, m.score),

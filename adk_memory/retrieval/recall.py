@@ -18,7 +18,12 @@ import numpy as np
 
 from adk_memory.embedding.base import Embedder
 from adk_memory.model import MemoryRecord, Scope, ScoredMemory, Status
-from adk_memory.retrieval.ordering import OrderingConfig, changes_to_check, current_first
+from adk_memory.retrieval.ordering import (
+    OrderingConfig,
+    changes_in,
+    current_first,
+    group_same_question,
+)
 from adk_memory.retrieval.scoring import ScoringConfig, rerank
 from adk_memory.stores.base import ListFilter, MemoryStore, SearchHit
 
@@ -123,8 +128,12 @@ class Retriever:
         if not self.ordering.enabled or len(ranked) < 2:
             return ranked
         vectors = await self._text_vectors([m.record for m in ranked], stored)
-        settled = await self._settled(ranked, changes_to_check(ranked, vectors, self.ordering))
-        return current_first(ranked, vectors, self.ordering, settled)
+        groups = group_same_question(ranked, vectors, self.ordering)
+        settled = await self._settled(ranked, changes_in(ranked, groups))
+        if settled:
+            # A change REPLACE already accounted for displaces nothing: group again.
+            return current_first(ranked, vectors, self.ordering, settled)
+        return current_first(ranked, vectors, self.ordering, groups=groups)
 
     async def _settled(self, ranked: Sequence[ScoredMemory], changes: set[str]) -> set[str]:
         """Which of the recalled `changes` (those that would displace another memory)
