@@ -113,12 +113,16 @@ class _Reading:
 
     def __init__(self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None) -> None:
         self.ranked = ranked
-        self.bodies = [_body(m) for m in ranked]
         self.vectors = vectors
-        self._changes: dict[int, bool] = {}
-        self._states: dict[int, bool] = {}
-        self._additive: dict[int, bool] = {}
+        self.bodies = [_body(m) for m in ranked]
         self.stated = [_stated(m) for m in ranked]
+        self.additive = [cues(body).additive for body in self.bodies]
+        self.says_change = [lasting_change(body) for body in self.bodies]
+        #: A present state that is not itself a change: what a change may displace.
+        self.states = [
+            present_state(body, personal=False, plans=True) and not change
+            for body, change in zip(self.bodies, self.says_change, strict=True)
+        ]
         self.nearest: list[int | None] = [None] * len(ranked)
         self._gram: list[list[float]] = []
         if vectors is not None:
@@ -133,24 +137,6 @@ class _Reading:
 
     def cosine(self, i: int, j: int) -> float:
         return self._gram[i][j]
-
-    def says_change(self, i: int) -> bool:
-        if i not in self._changes:
-            self._changes[i] = lasting_change(self.bodies[i])
-        return self._changes[i]
-
-    def additive(self, i: int) -> bool:
-        if i not in self._additive:
-            self._additive[i] = cues(self.bodies[i]).additive
-        return self._additive[i]
-
-    def states(self, i: int) -> bool:
-        if i not in self._states:
-            body = self.bodies[i]
-            self._states[i] = present_state(body, personal=False, plans=True) and not (
-                self.says_change(i)
-            )
-        return self._states[i]
 
 
 def _displaces(
@@ -175,9 +161,9 @@ def _displaces(
         # Two different one-at-a-time slots answer two questions.
         return None
     new_text, old_text = reading.bodies[n], reading.bodies[o]
-    if not reading.states(o) or not _same_person(new_text, old_text):
+    if not reading.states[o] or not _same_person(new_text, old_text):
         return None
-    if reading.says_change(n):
+    if reading.says_change[n]:
         if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
             # "I don't listen to classical any more" ends one of "jazz and classical".
             return None
@@ -188,7 +174,7 @@ def _displaces(
 def _adds(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements says it holds beside the other ("also", "too")."""
     later = i if reading.stated[i] > reading.stated[j] else j
-    return reading.additive(later)
+    return reading.additive[later]
 
 
 class Evidence(IntEnum):
