@@ -331,8 +331,13 @@ def lasting_change(text: str) -> bool:
 _EVENT_VERBS = frozenset({"went", "put", "cut"})
 
 
+def _arrival(text: str) -> re.Match[str] | None:
+    """The move to a new value `text` states ("switched to decaf"), its abbreviations masked."""
+    return _ARRIVE.search(mask(text))
+
+
 def _moves_to_value(text: str) -> bool:
-    match = _ARRIVE.search(mask(text))
+    match = _arrival(text)
     return match is not None and match.group(0).split()[0].lower() not in _EVENT_VERBS
 
 
@@ -462,7 +467,7 @@ def displaced(text: str) -> list[str]:
 
 def arrived(text: str) -> str | None:
     """The value a change moves to ("Switched to decaf after the doctor's visit" → "decaf")."""
-    match = _ARRIVE.search(mask(text))
+    match = _arrival(text)
     if match is None:
         return None
     value = unmask(match.group("y")).strip()
@@ -472,7 +477,7 @@ def arrived(text: str) -> str | None:
 def moved_thing(text: str) -> str | None:
     """What a change moves when it names it ("They moved our standup to 10:15" →
     "standup"); None for "moved to", "moved everything to" or "moved me to"."""
-    match = _ARRIVE.search(mask(text))
+    match = _arrival(text)
     if match is None:
         return None
     what = re.fullmatch(r"\s*(?:my|our|the) ([\w-]+(?: [\w-]+)?)\s*", match.group("what"))
