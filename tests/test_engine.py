@@ -310,8 +310,13 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
             "I started a new project at work, it's exciting.",
             "Where do I work?",
         ),
-        ("I have two kids, Mia and Leo.", "Mia finally started school.", "Tell me about my kids."),
         ("I live in Berlin.", "I went to the cinema with friends.", "Where do I live?"),
+        # A passing moment says nothing about the lasting answer.
+        (
+            "I have a golden retriever called Max.",
+            "I'm dog-sitting my neighbour's beagle this weekend.",
+            "What pet do I have?",
+        ),
     ],
 )
 async def test_everyday_remarks_never_push_a_true_fact_down(
@@ -323,6 +328,36 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
     [kept] = [m for m in ranked if m.record.id == first.id]
     assert kept.latest is not False
     assert ranked[0].record.id == first.id
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        # Neither says the old value is gone, so both stay unmarked: only the order tells.
+        (
+            "My laptop is a ThinkPad X1.",
+            "Work issued me a MacBook Pro, the ThinkPad is in a drawer.",
+            "What laptop do I use?",
+        ),
+        (
+            "I run about 20 km a week.",
+            "After the half marathon I upped it to around 40 km a week.",
+            "How much do I run per week?",
+        ),
+        ("I have two kids, Mia and Leo.", "Mia finally started school.", "Tell me about my kids."),
+    ],
+)
+async def test_a_later_answer_to_the_same_question_comes_first_unmarked(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    first = await _say(engine, clock, before)
+    await _say(engine, clock, "My shoe size is 42.", days=1)
+    second = await _say(engine, clock, after, days=40)
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    assert ranked[0].record.id == second.id
+    [kept] = [m for m in ranked if m.record.id == first.id]
+    assert kept.latest is None and ranked[0].latest is None
+    assert ranked.index(kept) == 1
 
 
 async def test_a_change_settled_by_replace_leaves_other_memories_alone(

@@ -111,6 +111,8 @@ _PAST = _Lazy(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
+#: "Started eating fish again a few weeks ago": "ago" dates the start of what holds now.
+_STARTED_AGO = _Lazy(r"\b(?:started|began|begun|took up|joined)\b[^.;!?]{0,60}\bago\b", re.I)
 #: Wording that says a value changed (the update may name neither old nor new value).
 _CHANGE = _Lazy(
     r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
@@ -200,6 +202,13 @@ _RELATION_SUBJECT = _Lazy(
 _POSSESSED_SUBJECT = _Lazy(
     rf"^\W*(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
 )
+#: "My new job is at Stripe", "My rent went up": a thing of the speaker's described, not
+#: acting ("My landlord is selling the flat" acts).
+_DESCRIBED = _Lazy(
+    r"^\s*(?:'s|'re|\s+(?:is|are|was|were|has been|have been|became|went|got|feels|looks))\b"
+    r"(?!\s+\w+ing\b)",
+    re.IGNORECASE,
+)
 #: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
 _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
 #: "She moved to Bergen": someone already spoken of.
@@ -213,7 +222,8 @@ _FIRST_PERSON = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|ou
 _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
     "actually honestly lately recently sorry quick big good bad great turns yes no well oh "
-    "after before since when while once every today yesterday last next got caved".split()
+    "after before since when while once every today yesterday last next got caved "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
 
@@ -262,7 +272,7 @@ def cues(text: str) -> Cues:
         temporary=temporary,
         hypothetical=bool(_HYPOTHETICAL.search(text)) or text.rstrip().endswith("?"),
         additive=bool(_ADDITIVE.search(text)),
-        past=bool(_PAST.search(text)),
+        past=bool(_PAST.search(text)) and not _STARTED_AGO.search(text),
         change=bool(_CHANGE.search(text)),
     )
 
@@ -365,7 +375,8 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     converted me").
 
     With `possessed`, a thing of the speaker's that acts counts as the subject ("My team
-    just hired two interns" → {"team"}); without, "My rent is 1,200" is about the speaker.
+    just hired two interns" → {"team"}); one described is the speaker's ("My new job is at
+    Stripe"), and without `possessed` so is "My team just hired two interns".
     """
     relation = _RELATION_SUBJECT.match(text)
     if relation is not None and _NAMES_RELATION.match(text, relation.end()):
@@ -380,7 +391,8 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         return frozenset(person_words(" ".join(who)))
     match = _POSSESSED_SUBJECT.match(text)
     if match is not None:
-        if possessed and _FIRST_PERSON.search(match.group("rest")) is None:
+        rest = match.group("rest")
+        if possessed and _FIRST_PERSON.search(rest) is None and not _DESCRIBED.match(rest):
             return frozenset({_singular(match.group("what").lower())})
         return frozenset()
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:

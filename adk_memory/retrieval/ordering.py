@@ -3,24 +3,30 @@
 REPLACE is precision-first, so an update phrased in a way the classifier does not recognise
 leaves the old value active beside the new one. Decay alone cannot order them (a five-year
 half-life barely separates January from April). So after scoring, memories that answer the
-same question are grouped and ordered by when they were stated, newest first, at the rank of
-the group's best member. What is said about them depends on the evidence (`Evidence`):
+same question are grouped and ordered by when they were stated, newest first, within the
+ranks the group holds: no memory outside a group moves. What is said about them depends on
+the evidence (`Evidence`):
 
-- nearly the same sentence about the same subject, both mattering to the query ("I like coffee
-  in the morning", "I like tea in the afternoon"): only ordered, since both may hold;
+- two answers to the query about the same thing: nearly the same sentence ("I like coffee in
+  the morning", "I like tea in the afternoon"), or related sentences, one the other's nearest
+  answer, about the same person, sharing a word ("My laptop is a ThinkPad X1", "Work issued
+  me a MacBook Pro, the ThinkPad is in a drawer"), the later one lasting: only ordered,
+  never marked, since both may hold. An update rarely repeats the query's words, so
+  "answers the query" is read on the dense cosine, against the best recalled one;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
-- a change and a present state of the same person stated before it, one the other's nearest
-  recalled neighbour, the change not already settled by a REPLACE. A change either names
-  what the state holds as gone ("Sold the Vespa" for "I ride a Vespa") or sets a present
-  against a past in words ("We're in Munich now", "it's IPAs instead of stout") or as a move
-  to a value ("The company moved us to a co-working space"). Recall has chosen both as
-  answers to this query, so the change most likely displaced that state. Marked, and the
-  earlier value goes after every other recalled memory: still shown, never deleted (that
-  needs REPLACE's explicit evidence). One-off events ("I stopped at the bakery", "the
+- a change and a present state of the same person stated before it, the state an answer and
+  one the other's nearest answer, the change not already settled by a REPLACE. A change
+  either names what the state holds as gone ("Sold the Vespa" for "I ride a Vespa") or sets
+  a present against a past in words ("We're in Munich now", "it's IPAs instead of stout")
+  or as a move to a value ("The company moved us to a co-working space"). Recall has chosen
+  both as answers to this query, so the change most likely displaced that state. Marked,
+  and the earlier value goes after every other recalled memory: still shown, never deleted
+  (that needs REPLACE's explicit evidence). One-off events ("I stopped at the bakery", "the
   mechanic fixed the brakes") are no changes.
 
 A group holds one kind of evidence, so a near-identical sentence is never marked because a
-change joined its group.
+change joined its group; and the strongest evidence groups first, so a weaker reading never
+takes the state a change displaced.
 
 The memory block shows every memory's date and these marks, so the agent's model can tell
 which one holds now. Pure functions: no I/O.
@@ -59,8 +65,8 @@ class OrderingConfig(BaseModel):
     #: A memory joins a group only with at least this share of the group head's score, so a
     #: newer but barely relevant memory never jumps ahead of the answer.
     min_relative_score: float = Field(default=0.6, ge=0.0, le=1.0)
-    #: Earlier answers go after every other recalled memory instead of right after the
-    #: latest. Off by default: when two memories are wrongly taken for answers to one
+    #: Earlier answers of a slot go after every other recalled memory instead of keeping
+    #: their ranks. Off by default: when two memories are wrongly taken for answers to one
     #: question (both true: "I play tennis", "I play squash"), it would push a true fact
     #: out of the top ranks.
     earlier_last: bool = False
@@ -70,6 +76,14 @@ class OrderingConfig(BaseModel):
     change_cosine: float = Field(default=0.25, ge=0.0, le=1.0)
     #: Earlier answers displaced by a change statement go after every other recalled memory.
     displaced_last: bool = True
+    #: A recalled memory answers the query when its dense cosine with the query is at least
+    #: this share of the best one's; the rest are only the least unrelated of what was
+    #: recalled. A change displaces only an answer, and is read against its nearest answer.
+    answer_share: float = Field(default=0.4, ge=0.0, le=1.0)
+    #: Cosine above which two answers, each the other's nearest and about the same person,
+    #: answer the same question ("My laptop is a ThinkPad X1", "Work issued me a MacBook
+    #: Pro"): ordered newest first, unmarked.
+    answer_cosine: float = Field(default=0.35, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -93,16 +107,21 @@ def _stated(memory: ScoredMemory) -> tuple[object, ...]:
     return (memory.record.stated_at, memory.record.created_at)
 
 
-def _same_person(newer: str, older: str) -> bool:
+def _same_person(newer: str, older: str, *, mentioned: bool = False) -> bool:
     """Whether a change statement and a state are about the same person: both about the
     speaker; or the state is about someone and the change names them or says "she", "he",
     "they" ("Ravi left Google" after "My best friend Ravi works at Google"; "She moved to
     Bergen" after "My sister lives in Oslo"); or the state is the speaker's and names whom
     the change is about ("Kenji went on leave, so Sofia leads the team now" after "My team
-    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there."""
+    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there.
+
+    With `mentioned`, a statement of the speaker's that names the state's person is about
+    them too ("We moved Gran into a care home" after "My grandmother lives in Leicester"):
+    enough to order two answers, not to call one a change of the other ("I moved to Bergen
+    to be near my sister" changes nothing of hers)."""
     who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
     if not who_new:
-        return not who_old
+        return not who_old or (mentioned and bool(who_old & person_words(newer)))
     if who_old:
         return who_new == {THIRD_PERSON} or who_new <= who_old
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
@@ -111,29 +130,47 @@ def _same_person(newer: str, older: str) -> bool:
 class _Reading:
     """What the ordering needs to know of the recalled memories, each read once."""
 
-    def __init__(self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None) -> None:
+    def __init__(
+        self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, share: float
+    ) -> None:
         self.ranked = ranked
         self.vectors = vectors
         self.bodies = [_body(m) for m in ranked]
         self.stated = [_stated(m) for m in ranked]
-        self.additive = [cues(body).additive for body in self.bodies]
+        read = [cues(body) for body in self.bodies]
+        self.additive = [found.additive for found in read]
+        #: Says something lasting: not a passing moment, a maybe or the past.
+        self.lasting = [found.lasting for found in read]
         self.says_change = [lasting_change(body) for body in self.bodies]
+        #: The words that name what each memory is about, kin terms folded ("Gran" is
+        #: "grandmother"), pronoun contractions aside.
+        self.words = [
+            {w for w in person_words(body) if "'" not in w and len(w) > 2} for body in self.bodies
+        ]
         #: A present state that is not itself a change: what a change may displace.
         self.states = [
             present_state(body, personal=False, plans=True) and not change
             for body, change in zip(self.bodies, self.says_change, strict=True)
         ]
+        best = max((m.breakdown.cosine for m in ranked), default=0.0)
+        #: Answers the query (`OrderingConfig.answer_share`).
+        self.answers = [m.breakdown.cosine >= share * best for m in ranked]
+        #: Each memory's nearest recalled answer, summaries aside (they have no one date).
         self.nearest: list[int | None] = [None] * len(ranked)
         self._gram: list[list[float]] = []
         if vectors is not None:
             gram = vectors @ vectors.T
             self._gram = gram.tolist()
             datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
-            if len(datable) > 1:
-                among = gram[np.ix_(datable, datable)]
-                np.fill_diagonal(among, -np.inf)
+            answers = [i for i in datable if self.answers[i]]
+            if answers and len(datable) > 1:
+                among = gram[np.ix_(datable, answers)]
+                for row, i in enumerate(datable):
+                    if self.answers[i]:
+                        among[row, answers.index(i)] = -np.inf
                 for row, column in enumerate(among.argmax(axis=1)):
-                    self.nearest[datable[row]] = datable[int(column)]
+                    if np.isfinite(among[row, column]):
+                        self.nearest[datable[row]] = answers[int(column)]
 
     def cosine(self, i: int, j: int) -> float:
         return self._gram[i][j]
@@ -152,7 +189,10 @@ def _displaces(
     if new.record.id in settled or reading.cosine(n, o) < config.change_cosine:
         # A settled change already superseded what it changed (REPLACE).
         return None
-    if reading.nearest[n] != o and reading.nearest[o] != n:
+    if not reading.answers[o] or (reading.nearest[n] != o and reading.nearest[o] != n):
+        # What a change displaces answers the query, and it is the change's nearest answer
+        # (or the other way round): "Chopped it all off, I've got a pixie cut now" does not
+        # displace "I'm left-handed" however near their wording.
         return None
     if old.record.predicate == "name":
         # What someone is called changes only by saying so ("call me Kit"), which is a slot.
@@ -173,15 +213,14 @@ def _displaces(
 
 def _adds(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements says it holds beside the other ("also", "too")."""
-    later = i if reading.stated[i] > reading.stated[j] else j
-    return reading.additive[later]
+    return reading.additive[_later(reading, i, j)]
 
 
 class Evidence(IntEnum):
     """How a group of recalled memories is known to answer one question, weakest first."""
 
-    #: Nearly the same sentence ("I like coffee in the morning", "I like tea in the
-    #: afternoon"): ordered newest first, not marked (both may hold).
+    #: Two answers to the query about the same thing ("I like coffee in the morning", "I
+    #: like tea in the afternoon"): ordered newest first, not marked (both may hold).
     SIMILAR = 1
     #: The same one-at-a-time slot of the same subject: marked latest and earlier.
     SLOT = 2
@@ -210,32 +249,39 @@ def group_same_question(
     """`ranked` (best first) grouped by the question its memories answer, in the order of
     each group's best member; each group holds one kind of evidence. `vectors` holds unit
     embeddings of the memories' texts, row i for ranked[i] (None: slots alone decide).
-    `settled` holds ids of memories that already superseded another."""
-    reading = _Reading(ranked, vectors)
-    groups: list[Group] = []
-    owner: set[int] = set()
-    for i, memory in enumerate(ranked):
-        if i in owner:
+    `settled` holds ids of memories that already superseded another.
+
+    The strongest evidence groups first: a change claims the state it displaced before a
+    weaker reading could pair that state with some other memory. A group's members each
+    have the evidence with its best-ranked member (the head)."""
+    reading = _Reading(ranked, vectors, config.answer_share)
+    datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
+    found: list[tuple[Evidence, int, int, int | None]] = []
+    for at, i in enumerate(datable):
+        for j in datable[at + 1 :]:
+            evidence, change = _evidence(reading, i, j, config, settled)
+            if evidence is not None:
+                found.append((evidence, i, j, change))
+    found.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
+    members: dict[int, list[int]] = {}
+    kinds: dict[int, Evidence] = {}
+    changes: dict[int, set[int]] = {}
+    grouped: set[int] = set()
+    for evidence, head, j, change in found:
+        if j in grouped or j in members or (head in grouped and head not in members):
+            # Each memory is in one group, and a group's members pair with its head.
             continue
-        owner.add(i)
-        if memory.record.kind is Kind.SUMMARY:
-            # A summary stands for many statements of different dates: it has no one time.
-            groups.append(Group([i]))
+        if kinds.setdefault(head, evidence) is not evidence:
             continue
-        members, evidence, changes = [i], None, set()
-        for j in range(i + 1, len(ranked)):
-            if j in owner or ranked[j].record.kind is Kind.SUMMARY:
-                continue
-            found, change = _evidence(reading, i, j, config, settled)
-            if found is None or (evidence is not None and found is not evidence):
-                continue
-            members.append(j)
-            owner.add(j)
-            evidence = found
-            if change is not None:
-                changes.add(change)
-        groups.append(Group(members, evidence, frozenset(changes)))
-    return groups
+        members.setdefault(head, [head]).append(j)
+        grouped.update((head, j))
+        if change is not None:
+            changes.setdefault(head, set()).add(change)
+    return [
+        Group(members[i], kinds[i], frozenset(changes.get(i, ()))) if i in members else Group([i])
+        for i in range(len(ranked))
+        if i in members or i not in grouped
+    ]
 
 
 def _evidence(
@@ -253,13 +299,51 @@ def _evidence(
     # "I'm allergic to cats too": the later statement says both hold.
     if head.record.subject != other.record.subject or _adds(reading, i, j):
         return None, None
-    if head.score > 0 and other.score < config.min_relative_score * head.score:
-        return None, None
-    if _slot(head) is not None and _slot(head) == _slot(other):
+    relevant = _comparably_relevant(head, other, config)
+    if relevant and _slot(head) is not None and _slot(head) == _slot(other):
         return Evidence.SLOT, None
-    if reading.vectors is not None and reading.cosine(i, j) >= config.same_question_cosine:
+    if reading.vectors is None or not reading.lasting[_later(reading, i, j)]:
+        # "I'm dog-sitting a beagle this weekend" says nothing about the lasting answer.
+        return None, None
+    cosine = reading.cosine(i, j)
+    if relevant and cosine >= config.same_question_cosine:
+        return Evidence.SIMILAR, None
+    if cosine >= config.answer_cosine and _answer_pair(reading, i, j):
         return Evidence.SIMILAR, None
     return None, None
+
+
+def _later(reading: _Reading, i: int, j: int) -> int:
+    return i if reading.stated[i] > reading.stated[j] else j
+
+
+def _comparably_relevant(head: ScoredMemory, other: ScoredMemory, config: OrderingConfig) -> bool:
+    """Whether `other` matters to the query about as much as the group's head. Read on the
+    dense cosine: the lexical part of the score rewards the query's exact words, which an
+    update often does not repeat ("Work issued me a MacBook Pro" for "What laptop do I
+    use?"), so the blended score would keep the stale value first."""
+    best = max(head.breakdown.cosine, 0.0)
+    return best <= 0 or other.breakdown.cosine >= config.min_relative_score * best
+
+
+def _answer_pair(reading: _Reading, i: int, j: int) -> bool:
+    """Whether two recalled memories that are not nearly the same sentence still answer one
+    question: both answers to the query, one the other's nearest answer, about the same
+    person. An update often shares few words with the query ("Work issued me a MacBook Pro"
+    for "What laptop do I use?"): that it answers at all, and answers it beside the state
+    it follows, is the evidence."""
+    if not (reading.answers[i] and reading.answers[j]):
+        return False
+    if reading.nearest[i] != j and reading.nearest[j] != i:
+        return False
+    if not reading.words[i] & reading.words[j]:
+        # They share no word, so nothing says they are about the same thing: "I stopped
+        # taking the antibiotics" is near "I'm allergic to penicillin" and answers nothing
+        # about it.
+        return False
+    n = _later(reading, i, j)
+    o = j if n == i else i
+    return _same_person(reading.bodies[n], reading.bodies[o], mentioned=True)
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
@@ -279,26 +363,34 @@ def current_first(
     """`ranked` with each same-question group ordered newest statement first; marked latest
     and earlier where the evidence says the newest replaced the others. `settled`: ids of
     memories that already superseded another. `groups`: what `group_same_question` returned
-    for the same arguments, when the caller has it (saves grouping twice)."""
+    for the same arguments, when the caller has it (saves grouping twice).
+
+    A group is reordered within the ranks its members hold, so no memory outside it moves:
+    "My laptop is a ThinkPad X1" at rank 1 and "Work issued me a MacBook Pro" at rank 4 swap
+    ranks, and ranks 2 and 3 stay. Earlier values a change displaced leave their ranks and go
+    after every other memory."""
     if not config.enabled:
         return list(ranked)
-    ordered: list[ScoredMemory] = []
+    placed: list[ScoredMemory | None] = [None] * len(ranked)
     earlier: list[ScoredMemory] = []
     if groups is None:
         groups = group_same_question(ranked, vectors, config, settled)
     for group in groups:
+        ranks = sorted(group.members)
         members = sorted(
             (ranked[i] for i in group.members),
             key=lambda m: (m.record.stated_at, m.record.created_at, m.score),
             reverse=True,
         )
         if group.evidence is None or group.evidence is Evidence.SIMILAR:
-            ordered += [m.model_copy(update={"latest": None}) for m in members]
-            continue
-        ordered.append(members[0].model_copy(update={"latest": True}))
-        older = [m.model_copy(update={"latest": False}) for m in members[1:]]
-        if config.earlier_last or (group.evidence is Evidence.CHANGE and config.displaced_last):
-            earlier += older
+            marked = [m.model_copy(update={"latest": None}) for m in members]
         else:
-            ordered += older
-    return ordered + earlier
+            marked = [members[0].model_copy(update={"latest": True})]
+            older = [m.model_copy(update={"latest": False}) for m in members[1:]]
+            if config.earlier_last or (group.evidence is Evidence.CHANGE and config.displaced_last):
+                earlier += older
+            else:
+                marked += older
+        for rank, memory in zip(ranks, marked, strict=False):
+            placed[rank] = memory
+    return [m for m in placed if m is not None] + earlier

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adk_memory.extraction.cues import (
+    cues,
     ends,
     is_relation,
     lasting_change,
@@ -81,6 +82,16 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
     assert subject_words("My team just hired two interns.") == frozenset()
     assert subject_words("My partner converted me to matcha.", possessed=True) == frozenset()
+    assert subject_words("My landlord is selling the flat.", possessed=True) == {"landlord"}
+    # A thing of the speaker's described, not acting, is the speaker's.
+    for text in ("My new job is at Stripe.", "My rent's gone up to 1,400.", "My car got stolen."):
+        assert subject_words(text, possessed=True) == frozenset(), text
+
+
+def test_ago_dates_the_start_of_what_holds_now_or_a_past() -> None:
+    assert cues("I lived in Tokyo five years ago.").past
+    assert not cues("I started eating fish again a few weeks ago.").past
+    assert not cues("Took up bouldering a month ago and I'm hooked.").past
 
 
 def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:

@@ -31,18 +31,23 @@ def test_same_slot_answers_come_newest_first_and_are_marked() -> None:
     old = scored("User lives in Berlin.", 0.9, 1, predicate="lives_in", kind=Kind.PROFILE)
     other = scored("User likes tea.", 0.7, 5)
     new = scored("User lives in Munich.", 0.8, 9, predicate="lives_in", kind=Kind.PROFILE)
-    vectors = np.stack([unit(1, 0), unit(0, 1), unit(1, 1)])
-    ordered = current_first([old, other, new], vectors, OrderingConfig())
+    after = scored("User plays chess.", 0.6, 3)
+    vectors = np.stack([unit(1, 0, 0), unit(0, 1, 0), unit(1, 1, 0), unit(0, 0, 1)])
+    ranked = [old, other, new, after]
+    ordered = current_first(ranked, vectors, OrderingConfig())
+    # The group swaps the ranks it holds; the memory between keeps its rank.
     assert [m.record.text for m in ordered] == [
         "User lives in Munich.",
-        "User lives in Berlin.",
         "User likes tea.",
+        "User lives in Berlin.",
+        "User plays chess.",
     ]
-    assert [m.latest for m in ordered] == [True, False, None]
-    last = current_first([old, other, new], vectors, OrderingConfig(earlier_last=True))
+    assert [m.latest for m in ordered] == [True, None, False, None]
+    last = current_first(ranked, vectors, OrderingConfig(earlier_last=True))
     assert [m.record.text for m in last] == [
         "User lives in Munich.",
         "User likes tea.",
+        "User plays chess.",
         "User lives in Berlin.",
     ]
 
@@ -90,7 +95,8 @@ def test_a_change_displaces_the_state_it_is_closest_to_even_when_it_matches_less
     assert [m.latest for m in ordered] == [True, None, False]
     # Shown last, never dropped: the earlier value is still recalled and marked.
     kept = current_first([old, other, new], vectors, OrderingConfig(displaced_last=False))
-    assert [m.record.text for m in kept] == [new.record.text, old.record.text, other.record.text]
+    assert [m.record.text for m in kept] == [new.record.text, other.record.text, old.record.text]
+    assert [m.latest for m in kept] == [True, None, False]
 
 
 def test_a_change_displaces_only_its_nearest_state() -> None:
@@ -109,7 +115,10 @@ def _pair_order(before: str, after: str, cosine: float = 0.8) -> list[str]:
     other = scored("User: My shoe size is 42.", 0.4, 10)
     angle = float(np.arccos(cosine))
     vectors = np.stack([unit(1, 0, 0), unit(np.cos(angle), np.sin(angle), 0), unit(0, 0, 1)])
-    ordered = current_first([old, new, other], vectors, OrderingConfig(same_question_cosine=0.99))
+    # Only a change may reorder them here: the two are set too far apart to be read as
+    # answers to one question.
+    config = OrderingConfig(same_question_cosine=0.99, answer_cosine=0.99)
+    ordered = current_first([old, new, other], vectors, config)
     return [m.record.text.removeprefix("User: ") for m in ordered]
 
 
@@ -229,3 +238,48 @@ def test_a_group_holds_one_kind_of_evidence() -> None:
     marks = {m.record.text: m.latest for m in ordered}
     assert marks[tea.record.text] is None  # never marked because a change joined its group
     assert marks[decaf.record.text] is True and marks[coffee.record.text] is False
+
+
+def _answer_order(before: str, after: str, *, after_score: float = 0.5) -> list[str]:
+    """Two memories recalled for one query whose embeddings are related (cosine 0.5), with
+    an unrelated one ranked between them."""
+    old = scored(f"User: {before}", 0.8, 1)
+    between = scored("User: My shoe size is 42.", 0.6, 10)
+    new = scored(f"User: {after}", after_score, 30)
+    angle = float(np.arccos(0.5))
+    vectors = np.stack([unit(1, 0, 0), unit(0, 0, 1), unit(np.cos(angle), np.sin(angle), 0)])
+    ordered = current_first([old, between, new], vectors, OrderingConfig())
+    assert all(m.latest is None for m in ordered)
+    return [m.record.text.removeprefix("User: ") for m in ordered]
+
+
+def test_a_later_answer_to_the_same_question_takes_the_earlier_ones_rank() -> None:
+    before, after = (
+        "My laptop is a ThinkPad X1.",
+        "Work issued me a MacBook Pro, the ThinkPad is old.",
+    )
+    # The two swap ranks; the memory between them keeps its own.
+    assert _answer_order(before, after) == [after, "My shoe size is 42.", before]
+
+
+def test_what_does_not_answer_the_same_question_keeps_its_rank() -> None:
+    cases = [
+        # A passing moment says nothing about the lasting answer.
+        ("I have a beagle called Max.", "I'm looking after my neighbour's beagle this weekend."),
+        # No word in common: near in meaning, but not about the same thing.
+        ("I'm allergic to penicillin.", "I stopped taking the antibiotics the doctor gave me."),
+        # About someone else.
+        ("I drink my coffee with oat milk.", "My wife drinks her coffee black."),
+    ]
+    for before, after in cases:
+        assert _answer_order(before, after) == [before, "My shoe size is 42.", after], after
+    # Barely relevant to the query: no answer at all.
+    laptop = ("My laptop is a ThinkPad X1.", "Work issued me a MacBook Pro, the ThinkPad is old.")
+    assert _answer_order(*laptop, after_score=0.2)[0] == laptop[0]
+
+
+def test_a_later_answer_naming_the_same_person_comes_first_but_displaces_nothing() -> None:
+    before = "My sister lives in Oslo."
+    after = "We helped my sister move into a flat in Bergen."
+    # Not a change of hers in words, so it is only ordered: the earlier stays unmarked.
+    assert _answer_order(before, after) == [after, "My shoe size is 42.", before]
