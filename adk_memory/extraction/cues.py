@@ -367,6 +367,7 @@ def _displaced_words(text: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(content_words(value)) for value in displaced(text))
 
 
+@_remembered
 def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     """Who a statement is about when that is not the speaker, as lower-case words, kin
     terms folded ("My best friend Ravi works at Google" → {"friend", "ravi"}; "Ravi left
@@ -388,7 +389,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             who.add(relation.group("name"))
         if relation.group("also"):
             who.add(relation.group("also"))
-        return frozenset(person_words(" ".join(who)))
+        return person_words(" ".join(who))
     match = _POSSESSED_SUBJECT.match(text)
     if match is not None:
         rest = match.group("rest")
@@ -433,14 +434,15 @@ _KIN_GROUPS = {
 }
 
 
-def person_words(text: str) -> set[str]:
+@_remembered
+def person_words(text: str) -> frozenset[str]:
     """The content words of `text` with kin terms folded, groups spelled out ("my parents"
     → {"parent", "mother", "father"})."""
     words = {_KIN.get(w, w) for w in content_words(text)}
     for group, members in _KIN_GROUPS.items():
         if group in words:
             words.update(members)
-    return words
+    return frozenset(words)
 
 
 def content_words(text: str) -> set[str]:
