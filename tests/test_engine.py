@@ -311,6 +311,19 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
             "Where do I work?",
         ),
         ("I live in Berlin.", "I went to the cinema with friends.", "Where do I live?"),
+        ("I have two kids, Mia and Leo.", "Mia finally started school.", "Tell me about my kids."),
+        # A later remark about the same thing that answers a different question.
+        (
+            "My dog is a border collie named Bella.",
+            "My dog hates the vacuum cleaner.",
+            "What breed is my dog?",
+        ),
+        (
+            "I ride a Yamaha motorbike.",
+            "The motorbike needs new tyres.",
+            "What motorbike do I ride?",
+        ),
+        ("I speak fluent Japanese.", "I love Japanese food.", "What languages do I speak?"),
         # A passing moment says nothing about the lasting answer.
         (
             "I have a golden retriever called Max.",
@@ -344,7 +357,11 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
             "After the half marathon I upped it to around 40 km a week.",
             "How much do I run per week?",
         ),
-        ("I have two kids, Mia and Leo.", "Mia finally started school.", "Tell me about my kids."),
+        (
+            "I drive a Honda Civic.",
+            "Picked up my new Tesla Model 3, love it.",
+            "What car do I drive?",
+        ),
     ],
 )
 async def test_a_later_answer_to_the_same_question_comes_first_unmarked(

@@ -4,15 +4,19 @@ REPLACE is precision-first, so an update phrased in a way the classifier does no
 leaves the old value active beside the new one. Decay alone cannot order them (a five-year
 half-life barely separates January from April). So after scoring, memories that answer the
 same question are grouped and ordered by when they were stated, newest first, within the
-ranks the group holds: no memory outside a group moves. What is said about them depends on
-the evidence (`Evidence`):
+ranks the group holds: no memory outside a group moves, except that the ranks of displaced
+values (below) close up. What is said about them depends on the evidence (`Evidence`):
 
-- two answers to the query about the same thing: nearly the same sentence ("I like coffee in
-  the morning", "I like tea in the afternoon"), or related sentences, one the other's nearest
-  answer, about the same person, sharing a word ("My laptop is a ThinkPad X1", "Work issued
-  me a MacBook Pro, the ThinkPad is in a drawer"), the later one lasting: only ordered,
-  never marked, since both may hold. An update rarely repeats the query's words, so
-  "answers the query" is read on the dense cosine, against the best recalled one;
+- two answers to the query about the same thing, the later one lasting: only ordered, never
+  marked, since both may hold. Either nearly the same sentence ("I like coffee in the
+  morning", "I like tea in the afternoon"), or related sentences about the same person, one
+  the other's nearest answer, where the later one names a value the earlier does not ("My
+  laptop is a ThinkPad X1", "Work issued me a MacBook Pro"; "I run about 20 km a week",
+  "I upped it to around 40 km") or shares a word with it and answers the query nearly as
+  well. A remark on the same thing answers another question ("My dog is a border collie",
+  "My dog hates the vacuum cleaner" for "What breed is my dog?"): it names no new value and
+  matches the query less. An update rarely repeats the query's words, so "answers the
+  query" is read on the dense cosine, not on the lexical half of the score;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
 - a change and a present state of the same person stated before it, the state an answer and
   one the other's nearest answer, the change not already settled by a REPLACE. A change
@@ -34,6 +38,7 @@ which one holds now. Pure functions: no I/O.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -62,8 +67,9 @@ class OrderingConfig(BaseModel):
 
     #: Cosine between two memories' embeddings above which they say nearly the same thing.
     same_question_cosine: float = Field(default=0.62, ge=0.0, le=1.0)
-    #: A memory joins a group only with at least this share of the group head's score, so a
-    #: newer but barely relevant memory never jumps ahead of the answer.
+    #: A nearly identical sentence or a slot joins a group only with at least this share of
+    #: the group head's dense query cosine, so a newer but barely relevant memory never
+    #: jumps ahead of the answer.
     min_relative_score: float = Field(default=0.6, ge=0.0, le=1.0)
     #: Earlier answers of a slot go after every other recalled memory instead of keeping
     #: their ranks. Off by default: when two memories are wrongly taken for answers to one
@@ -80,10 +86,14 @@ class OrderingConfig(BaseModel):
     #: this share of the best one's; the rest are only the least unrelated of what was
     #: recalled. A change displaces only an answer, and is read against its nearest answer.
     answer_share: float = Field(default=0.4, ge=0.0, le=1.0)
-    #: Cosine above which two answers, each the other's nearest and about the same person,
+    #: Cosine above which two answers about the same person, one the other's nearest, may
     #: answer the same question ("My laptop is a ThinkPad X1", "Work issued me a MacBook
     #: Pro"): ordered newest first, unmarked.
     answer_cosine: float = Field(default=0.35, ge=0.0, le=1.0)
+    #: Such a later answer that names no new value must match the query at least this share
+    #: of the earlier one's dense cosine ("My dog hates the vacuum cleaner" matches "What
+    #: breed is my dog?" far less than "My dog is a border collie").
+    answer_relative: float = Field(default=0.7, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -107,41 +117,64 @@ def _stated(memory: ScoredMemory) -> tuple[object, ...]:
     return (memory.record.stated_at, memory.record.created_at)
 
 
-def _same_person(newer: str, older: str, *, mentioned: bool = False) -> bool:
+#: A name or a number inside a sentence: "MacBook Pro", "40 km", "the 19th".
+_VALUE = re.compile(r"(?<![.!?:]\s)(?<!^)\b(?:[A-Z][\w'-]*|\d[\w.,:-]*)")
+
+
+#: Capitalised words that name no value: the speaker, and a day that dates a one-off event
+#: ("I washed my car on Sunday"; "on Sundays" is a value of a schedule).
+_NOT_VALUES = frozenset(
+    "I I'm I've I'd I'll Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+)
+
+
+def _values(text: str) -> frozenset[str]:
+    """The names and numbers `text` states, in lower case."""
+    return frozenset(
+        v.lower().rstrip(".,:-").removesuffix("'s")
+        for v in _VALUE.findall(text)
+        if v.rstrip(".,:-") not in _NOT_VALUES
+    )
+
+
+def _same_person(newer: str, older: str) -> bool:
     """Whether a change statement and a state are about the same person: both about the
     speaker; or the state is about someone and the change names them or says "she", "he",
     "they" ("Ravi left Google" after "My best friend Ravi works at Google"; "She moved to
     Bergen" after "My sister lives in Oslo"); or the state is the speaker's and names whom
     the change is about ("Kenji went on leave, so Sofia leads the team now" after "My team
-    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there.
-
-    With `mentioned`, a statement of the speaker's that names the state's person is about
-    them too ("We moved Gran into a care home" after "My grandmother lives in Leicester"):
-    enough to order two answers, not to call one a change of the other ("I moved to Bergen
-    to be near my sister" changes nothing of hers)."""
+    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there."""
     who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
     if not who_new:
-        return not who_old or (mentioned and bool(who_old & person_words(newer)))
+        return not who_old
     if who_old:
         return who_new == {THIRD_PERSON} or who_new <= who_old
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
+
+
+#: How many of its closest memories a memory is compared with as nearly the same sentence.
+_SIMILAR_NEIGHBOURS = 4
 
 
 class _Reading:
     """What the ordering needs to know of the recalled memories, each read once."""
 
     def __init__(
-        self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, share: float
+        self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
     ) -> None:
         self.ranked = ranked
         self.vectors = vectors
         self.bodies = [_body(m) for m in ranked]
+        #: When each was said; two clauses of one event were said at once, in no order.
+        self.said = [m.record.stated_at for m in ranked]
         self.stated = [_stated(m) for m in ranked]
         read = [cues(body) for body in self.bodies]
         self.additive = [found.additive for found in read]
         #: Says something lasting: not a passing moment, a maybe or the past.
         self.lasting = [found.lasting for found in read]
         self.says_change = [lasting_change(body) for body in self.bodies]
+        #: Names and numbers each memory states ("MacBook", "40"), in lower case.
+        self.values = [_values(body) for body in self.bodies]
         #: The words that name what each memory is about, kin terms folded ("Gran" is
         #: "grandmother"), pronoun contractions aside.
         self.words = [
@@ -153,27 +186,65 @@ class _Reading:
             for body, change in zip(self.bodies, self.says_change, strict=True)
         ]
         best = max((m.breakdown.cosine for m in ranked), default=0.0)
-        #: Answers the query (`OrderingConfig.answer_share`).
-        self.answers = [m.breakdown.cosine >= share * best for m in ranked]
+        #: Answers the query (`OrderingConfig.answer_share`); nothing does when no recalled
+        #: memory is on the query's side at all.
+        self.answers = [
+            best > 0 and m.breakdown.cosine >= config.answer_share * best for m in ranked
+        ]
+        self.datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
         #: Each memory's nearest recalled answer, summaries aside (they have no one date).
         self.nearest: list[int | None] = [None] * len(ranked)
-        self._gram: list[list[float]] = []
+        self.gram = np.zeros((0, 0), dtype=np.float32)
         if vectors is not None:
-            gram = vectors @ vectors.T
-            self._gram = gram.tolist()
-            datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
-            answers = [i for i in datable if self.answers[i]]
-            if answers and len(datable) > 1:
-                among = gram[np.ix_(datable, answers)]
-                for row, i in enumerate(datable):
-                    if self.answers[i]:
-                        among[row, answers.index(i)] = -np.inf
-                for row, column in enumerate(among.argmax(axis=1)):
-                    if np.isfinite(among[row, column]):
-                        self.nearest[datable[row]] = answers[int(column)]
+            self.gram = vectors @ vectors.T
+            self._find_nearest()
+        self.similar_cosine = config.same_question_cosine
+
+    def _find_nearest(self) -> None:
+        answers = [i for i in self.datable if self.answers[i]]
+        if not answers or len(self.datable) < 2:
+            return
+        among = self.gram[np.ix_(self.datable, answers)]
+        column_of = {i: column for column, i in enumerate(answers)}
+        for row, i in enumerate(self.datable):
+            if i in column_of:
+                among[row, column_of[i]] = -np.inf
+        for row, column in enumerate(among.argmax(axis=1)):
+            if np.isfinite(among[row, column]):
+                self.nearest[self.datable[row]] = answers[int(column)]
 
     def cosine(self, i: int, j: int) -> float:
-        return self._gram[i][j]
+        return float(self.gram[i, j])
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairs (i < j) any evidence could join, found without reading every pair: a
+        memory and its nearest answer (a change, two related answers), nearly the same
+        sentence, the same slot. Recall may return a thousand memories."""
+        found: set[tuple[int, int]] = set()
+        for i in self.datable:
+            j = self.nearest[i]
+            if j is not None:
+                found.add((min(i, j), max(i, j)))
+        if self.vectors is not None and len(self.datable) > 1:
+            # Nearly the same sentence: each memory's few closest ones, so that a recall of
+            # many near-identical memories stays linear in their number.
+            among = self.gram[np.ix_(self.datable, self.datable)]
+            np.fill_diagonal(among, -np.inf)
+            width = min(_SIMILAR_NEIGHBOURS, len(self.datable) - 1)
+            closest = np.argpartition(-among, width - 1, axis=1)[:, :width]
+            for row, columns in enumerate(closest):
+                for column in columns:
+                    if among[row, column] >= self.similar_cosine:
+                        i, j = self.datable[row], self.datable[int(column)]
+                        found.add((min(i, j), max(i, j)))
+        by_slot: dict[tuple[str, str], list[int]] = {}
+        for i in self.datable:
+            slot = _slot(self.ranked[i])
+            if slot is not None:
+                by_slot.setdefault(slot, []).append(i)
+        for members in by_slot.values():
+            found.update((i, j) for at, i in enumerate(members) for j in members[at + 1 :])
+        return sorted(found)
 
 
 def _displaces(
@@ -182,7 +253,7 @@ def _displaces(
     """The index of the change when one of ranked[i], ranked[j] changes the other, a present
     state stated before it, by the evidence recall has; else None."""
     a, b = reading.ranked[i], reading.ranked[j]
-    if reading.stated[i] == reading.stated[j] or Kind.SUMMARY in (a.record.kind, b.record.kind):
+    if reading.said[i] == reading.said[j] or Kind.SUMMARY in (a.record.kind, b.record.kind):
         return None
     n, o = (i, j) if reading.stated[i] > reading.stated[j] else (j, i)
     new, old = reading.ranked[n], reading.ranked[o]
@@ -254,14 +325,12 @@ def group_same_question(
     The strongest evidence groups first: a change claims the state it displaced before a
     weaker reading could pair that state with some other memory. A group's members each
     have the evidence with its best-ranked member (the head)."""
-    reading = _Reading(ranked, vectors, config.answer_share)
-    datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
+    reading = _Reading(ranked, vectors, config)
     found: list[tuple[Evidence, int, int, int | None]] = []
-    for at, i in enumerate(datable):
-        for j in datable[at + 1 :]:
-            evidence, change = _evidence(reading, i, j, config, settled)
-            if evidence is not None:
-                found.append((evidence, i, j, change))
+    for i, j in reading.pairs():
+        evidence, change = _evidence(reading, i, j, config, settled)
+        if evidence is not None:
+            found.append((evidence, i, j, change))
     found.sort(key=lambda pair: (-pair[0], pair[1], pair[2]))
     members: dict[int, list[int]] = {}
     kinds: dict[int, Evidence] = {}
@@ -290,6 +359,9 @@ def _evidence(
     """The strongest evidence that ranked[i] (a group's head) and ranked[j] answer the same
     question, and the index of the change when it is a change."""
     head, other = reading.ranked[i], reading.ranked[j]
+    if reading.said[i] == reading.said[j]:
+        # Said at once (two clauses of one message): no order between them to go by.
+        return None, None
     if reading.vectors is not None:
         change = _displaces(reading, i, j, config, settled)
         if change is not None:
@@ -308,7 +380,7 @@ def _evidence(
     cosine = reading.cosine(i, j)
     if relevant and cosine >= config.same_question_cosine:
         return Evidence.SIMILAR, None
-    if cosine >= config.answer_cosine and _answer_pair(reading, i, j):
+    if cosine >= config.answer_cosine and _answer_pair(reading, i, j, config):
         return Evidence.SIMILAR, None
     return None, None
 
@@ -322,28 +394,33 @@ def _comparably_relevant(head: ScoredMemory, other: ScoredMemory, config: Orderi
     dense cosine: the lexical part of the score rewards the query's exact words, which an
     update often does not repeat ("Work issued me a MacBook Pro" for "What laptop do I
     use?"), so the blended score would keep the stale value first."""
-    best = max(head.breakdown.cosine, 0.0)
-    return best <= 0 or other.breakdown.cosine >= config.min_relative_score * best
+    best = head.breakdown.cosine
+    return best > 0 and other.breakdown.cosine >= config.min_relative_score * best
 
 
-def _answer_pair(reading: _Reading, i: int, j: int) -> bool:
+def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> bool:
     """Whether two recalled memories that are not nearly the same sentence still answer one
     question: both answers to the query, one the other's nearest answer, about the same
-    person. An update often shares few words with the query ("Work issued me a MacBook Pro"
-    for "What laptop do I use?"): that it answers at all, and answers it beside the state
-    it follows, is the evidence."""
+    person, and the later one either names a value the earlier does not ("Picked up my new
+    Tesla Model 3" after "I drive a Honda Civic") or shares a word with it and matches the
+    query nearly as well. An update often shares few words with the query ("Work issued me
+    a MacBook Pro" for "What laptop do I use?"), so a new value counts for more than the
+    query's words."""
     if not (reading.answers[i] and reading.answers[j]):
         return False
     if reading.nearest[i] != j and reading.nearest[j] != i:
         return False
-    if not reading.words[i] & reading.words[j]:
-        # They share no word, so nothing says they are about the same thing: "I stopped
-        # taking the antibiotics" is near "I'm allergic to penicillin" and answers nothing
-        # about it.
-        return False
     n = _later(reading, i, j)
     o = j if n == i else i
-    return _same_person(reading.bodies[n], reading.bodies[o], mentioned=True)
+    # "I stopped taking the antibiotics" is near "I'm allergic to penicillin" but shares no
+    # word with it and names no value: it answers nothing about the allergy.
+    names_new = bool(reading.values[n] - reading.values[o] - reading.words[o])
+    later, earlier = reading.ranked[n].breakdown.cosine, reading.ranked[o].breakdown.cosine
+    if not names_new and (
+        not reading.words[i] & reading.words[j] or later < config.answer_relative * earlier
+    ):
+        return False
+    return _same_person(reading.bodies[n], reading.bodies[o])
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
@@ -391,6 +468,7 @@ def current_first(
                 earlier += older
             else:
                 marked += older
+        # Displaced earlier values left `marked`: the group's last ranks stay empty and close up.
         for rank, memory in zip(ranks, marked, strict=False):
             placed[rank] = memory
     return [m for m in placed if m is not None] + earlier

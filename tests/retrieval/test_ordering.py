@@ -270,6 +270,8 @@ def test_what_does_not_answer_the_same_question_keeps_its_rank() -> None:
         ("I'm allergic to penicillin.", "I stopped taking the antibiotics the doctor gave me."),
         # About someone else.
         ("I drink my coffee with oat milk.", "My wife drinks her coffee black."),
+        # A remark on the same thing that names no new value and matches the query less.
+        ("My dog is a border collie.", "My dog hates the vacuum cleaner."),
     ]
     for before, after in cases:
         assert _answer_order(before, after) == [before, "My shoe size is 42.", after], after
@@ -278,8 +280,35 @@ def test_what_does_not_answer_the_same_question_keeps_its_rank() -> None:
     assert _answer_order(*laptop, after_score=0.2)[0] == laptop[0]
 
 
-def test_a_later_answer_naming_the_same_person_comes_first_but_displaces_nothing() -> None:
-    before = "My sister lives in Oslo."
-    after = "We helped my sister move into a flat in Bergen."
-    # Not a change of hers in words, so it is only ordered: the earlier stays unmarked.
-    assert _answer_order(before, after) == [after, "My shoe size is 42.", before]
+def test_a_later_answer_without_a_new_value_must_match_the_query_nearly_as_well() -> None:
+    before, after = "My knee is still bad.", "Physio fixed my knee completely."
+    assert _answer_order(before, after, after_score=0.7)[0] == after
+    assert _answer_order(before, after, after_score=0.5)[0] == before
+
+
+def test_statements_said_at_once_are_not_ordered() -> None:
+    # Two clauses of one message: nothing says which holds after the other.
+    a = scored("User: I play guitar in a band called The Foxes.", 0.8, 5)
+    b = scored("User: I play bass in a jazz trio called Blue Hour.", 0.7, 5)
+    # Written a moment later, as the second clause of the message is.
+    later = b.record.model_copy(update={"created_at": b.record.created_at + timedelta(seconds=1)})
+    b = b.model_copy(update={"record": later})
+    vectors = np.stack([unit(1, 0.1), unit(1, 0.2)])
+    assert current_first([a, b], vectors, OrderingConfig()) == [a, b]
+
+
+def test_nothing_groups_when_no_memory_matches_the_query() -> None:
+    a = scored("User: I live in Berlin.", -0.05, 1)
+    b = scored("User: I live in Munich now.", -0.1, 30)
+    vectors = np.stack([unit(1, 0.1), unit(1, 0.2)])
+    assert [m.record.id for m in current_first([a, b], vectors, OrderingConfig())] == [
+        a.record.id,
+        b.record.id,
+    ]
+
+
+def test_many_near_identical_memories_are_each_placed_once() -> None:
+    memories = [scored(f"User: I like thing number {i}.", 0.9 - i * 0.001, i) for i in range(300)]
+    vectors = np.stack([unit(1, 0.01 * (i % 7)) for i in range(300)])
+    ordered = current_first(memories, vectors, OrderingConfig())
+    assert sorted(m.record.id for m in ordered) == sorted(m.record.id for m in memories)
