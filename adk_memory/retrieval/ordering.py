@@ -12,10 +12,10 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   morning", "I like tea in the afternoon"), or related sentences about the same person, one
   the other's nearest answer, where the later one names a value the earlier does not ("My
   laptop is a ThinkPad X1", "Work issued me a MacBook Pro"; "I run about 20 km a week",
-  "I upped it to around 40 km") or shares a word with it and answers the query nearly as
-  well. A remark on the same thing answers another question ("My dog is a border collie",
-  "My dog hates the vacuum cleaner" for "What breed is my dog?"): it names no new value and
-  matches the query less. An update rarely repeats the query's words, so "answers the
+  "I upped it to around 40 km") and matches the query at least half as well, or shares a
+  word with it and matches the query nearly as well. A remark on the same thing answers
+  another question ("My dog is a border collie", "My dog hates the vacuum cleaner" for "What
+  breed is my dog?"): it names no new value and matches the query less. An update rarely repeats the query's words, so "answers the
   query" is read on the dense cosine, not on the lexical half of the score;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
 - a change and a present state of the same person stated before it, the state an answer and
@@ -94,6 +94,10 @@ class OrderingConfig(BaseModel):
     #: of the earlier one's dense cosine ("My dog hates the vacuum cleaner" matches "What
     #: breed is my dog?" far less than "My dog is a border collie").
     answer_relative: float = Field(default=0.7, ge=0.0, le=1.0)
+    #: A later answer that names a new value needs less: this share of the earlier one's
+    #: ("Work issued me a MacBook Pro" for "What laptop do I use?"), yet not so little that
+    #: any name in a one-off remark counts ("Met Alex's old friend Jordan at the party").
+    new_value_relative: float = Field(default=0.5, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -402,8 +406,8 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     """Whether two recalled memories that are not nearly the same sentence still answer one
     question: both answers to the query, one the other's nearest answer, about the same
     person, and the later one either names a value the earlier does not ("Picked up my new
-    Tesla Model 3" after "I drive a Honda Civic") or shares a word with it and matches the
-    query nearly as well. An update often shares few words with the query ("Work issued me
+    Tesla Model 3" after "I drive a Honda Civic") and still matches the query half as well,
+    or shares a word with it and matches the query nearly as well. An update often shares few words with the query ("Work issued me
     a MacBook Pro" for "What laptop do I use?"), so a new value counts for more than the
     query's words."""
     if not (reading.answers[i] and reading.answers[j]):
@@ -416,9 +420,10 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     # word with it and names no value: it answers nothing about the allergy.
     names_new = bool(reading.values[n] - reading.values[o] - reading.words[o])
     later, earlier = reading.ranked[n].breakdown.cosine, reading.ranked[o].breakdown.cosine
-    if not names_new and (
-        not reading.words[i] & reading.words[j] or later < config.answer_relative * earlier
-    ):
+    if names_new:
+        if later < config.new_value_relative * earlier:
+            return False
+    elif not reading.words[i] & reading.words[j] or later < config.answer_relative * earlier:
         return False
     return _same_person(reading.bodies[n], reading.bodies[o])
 

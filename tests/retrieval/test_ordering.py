@@ -275,6 +275,10 @@ def test_what_does_not_answer_the_same_question_keeps_its_rank() -> None:
     ]
     for before, after in cases:
         assert _answer_order(before, after) == [before, "My shoe size is 42.", after], after
+    # A name in a one-off remark that matches the query far less is no new value of it.
+    party = ("My partner is Alex.", "Met Alex's old friend Jordan at the party.")
+    assert _answer_order(*party, after_score=0.35)[0] == party[0]
+    assert _answer_order(*party, after_score=0.5)[0] == party[1]
     # Barely relevant to the query: no answer at all.
     laptop = ("My laptop is a ThinkPad X1.", "Work issued me a MacBook Pro, the ThinkPad is old.")
     assert _answer_order(*laptop, after_score=0.2)[0] == laptop[0]
