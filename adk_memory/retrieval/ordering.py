@@ -15,8 +15,9 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   "I upped it to around 40 km") and matches the query at least half as well, or shares a
   word with it and matches the query nearly as well. A remark on the same thing answers
   another question ("My dog is a border collie", "My dog hates the vacuum cleaner" for "What
-  breed is my dog?"): it names no new value and matches the query less. An update rarely repeats the query's words, so "answers the
-  query" is read on the dense cosine, not on the lexical half of the score;
+  breed is my dog?"): it names no new value and matches the query less. An update rarely
+  repeats the query's words, so "answers the query" is read on the dense cosine, not on the
+  lexical half of the score;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
 - a change and a present state of the same person stated before it, the state an answer and
   one the other's nearest answer, the change not already settled by a REPLACE. A change
@@ -407,9 +408,9 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     question: both answers to the query, one the other's nearest answer, about the same
     person, and the later one either names a value the earlier does not ("Picked up my new
     Tesla Model 3" after "I drive a Honda Civic") and still matches the query half as well,
-    or shares a word with it and matches the query nearly as well. An update often shares few words with the query ("Work issued me
-    a MacBook Pro" for "What laptop do I use?"), so a new value counts for more than the
-    query's words."""
+    or shares a word with it and matches the query nearly as well. An update often shares
+    few words with the query ("Work issued me a MacBook Pro" for "What laptop do I use?"),
+    so a new value counts for more than the query's words."""
     if not (reading.answers[i] and reading.answers[j]):
         return False
     if reading.nearest[i] != j and reading.nearest[j] != i:
