@@ -31,6 +31,7 @@ BENCHES = (
     "bench_latency",
     "bench_locomo",
     "bench_updates",
+    "bench_probes",
     "bench_plugin",
     "bench_cache",
     "bench_soak",

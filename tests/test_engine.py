@@ -324,6 +324,11 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
             "What motorbike do I ride?",
         ),
         ("I speak fluent Japanese.", "I love Japanese food.", "What languages do I speak?"),
+        (
+            "My parents live in Lisbon.",
+            "My parents love their garden.",
+            "Where do my parents live?",
+        ),
         # A passing moment says nothing about the lasting answer.
         (
             "I have a golden retriever called Max.",

@@ -13,11 +13,11 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   the other's nearest answer, where the later one names a value the earlier does not ("My
   laptop is a ThinkPad X1", "Work issued me a MacBook Pro"; "I run about 20 km a week",
   "I upped it to around 40 km") and matches the query at least half as well, or shares a
-  word with it and matches the query nearly as well. A remark on the same thing answers
-  another question ("My dog is a border collie", "My dog hates the vacuum cleaner" for "What
-  breed is my dog?"): it names no new value and matches the query less. An update rarely
-  repeats the query's words, so "answers the query" is read on the dense cosine, not on the
-  lexical half of the score;
+  word with it that the query does not say and matches the query nearly as well. A remark on
+  the same thing answers another question ("My dog is a border collie", "My dog hates the
+  vacuum cleaner" for "What breed is my dog?"): it names no new value and matches the query
+  less. An update rarely repeats the query's words, so "answers the query" is read on the
+  dense cosine, not on the lexical half of the score;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
 - a change and a present state of the same person stated before it, the state an answer and
   one the other's nearest answer, the change not already settled by a REPLACE. A change
@@ -142,6 +142,12 @@ def _values(text: str) -> frozenset[str]:
     )
 
 
+def _words(text: str) -> frozenset[str]:
+    """The words that name what `text` is about, kin terms folded ("Gran" is "grandmother"),
+    pronoun contractions aside."""
+    return frozenset(w for w in person_words(text) if "'" not in w and len(w) > 2)
+
+
 def _same_person(newer: str, older: str) -> bool:
     """Whether a change statement and a state are about the same person: both about the
     speaker; or the state is about someone and the change names them or says "she", "he",
@@ -165,7 +171,11 @@ class _Reading:
     """What the ordering needs to know of the recalled memories, each read once."""
 
     def __init__(
-        self, ranked: Sequence[ScoredMemory], vectors: np.ndarray | None, config: OrderingConfig
+        self,
+        ranked: Sequence[ScoredMemory],
+        vectors: np.ndarray | None,
+        config: OrderingConfig,
+        query: str,
     ) -> None:
         self.ranked = ranked
         self.vectors = vectors
@@ -180,11 +190,12 @@ class _Reading:
         self.says_change = [lasting_change(body) for body in self.bodies]
         #: Names and numbers each memory states ("MacBook", "40"), in lower case.
         self.values = [_values(body) for body in self.bodies]
-        #: The words that name what each memory is about, kin terms folded ("Gran" is
-        #: "grandmother"), pronoun contractions aside.
-        self.words = [
-            {w for w in person_words(body) if "'" not in w and len(w) > 2} for body in self.bodies
-        ]
+        #: The words that name what each memory is about (`_words`).
+        self.words = [_words(body) for body in self.bodies]
+        #: The query's own words: two answers sharing only those share the topic asked about
+        #: ("Where do my parents live?": "My parents live in Lisbon", "My parents love their
+        #: garden"), which says nothing of their answering it alike.
+        self.query_words = _words(query)
         #: A present state that is not itself a change: what a change may displace.
         self.states = [
             present_state(body, personal=False, plans=True) and not change
@@ -321,16 +332,19 @@ def group_same_question(
     vectors: np.ndarray | None,
     config: OrderingConfig,
     settled: Collection[str] = (),
+    *,
+    query: str = "",
 ) -> list[Group]:
     """`ranked` (best first) grouped by the question its memories answer, in the order of
     each group's best member; each group holds one kind of evidence. `vectors` holds unit
     embeddings of the memories' texts, row i for ranked[i] (None: slots alone decide).
-    `settled` holds ids of memories that already superseded another.
+    `settled` holds ids of memories that already superseded another; `query` is what they
+    were recalled for.
 
     The strongest evidence groups first: a change claims the state it displaced before a
     weaker reading could pair that state with some other memory. A group's members each
     have the evidence with its best-ranked member (the head)."""
-    reading = _Reading(ranked, vectors, config)
+    reading = _Reading(ranked, vectors, config, query)
     found: list[tuple[Evidence, int, int, int | None]] = []
     for i, j in reading.pairs():
         evidence, change = _evidence(reading, i, j, config, settled)
@@ -424,7 +438,10 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     if names_new:
         if later < config.new_value_relative * earlier:
             return False
-    elif not reading.words[i] & reading.words[j] or later < config.answer_relative * earlier:
+    elif (
+        not (reading.words[i] & reading.words[j]) - reading.query_words
+        or later < config.answer_relative * earlier
+    ):
         return False
     return _same_person(reading.bodies[n], reading.bodies[o])
 
@@ -441,6 +458,7 @@ def current_first(
     config: OrderingConfig,
     settled: Collection[str] = (),
     *,
+    query: str = "",
     groups: Sequence[Group] | None = None,
 ) -> list[ScoredMemory]:
     """`ranked` with each same-question group ordered newest statement first; marked latest
@@ -457,7 +475,7 @@ def current_first(
     placed: list[ScoredMemory | None] = [None] * len(ranked)
     earlier: list[ScoredMemory] = []
     if groups is None:
-        groups = group_same_question(ranked, vectors, config, settled)
+        groups = group_same_question(ranked, vectors, config, settled, query=query)
     for group in groups:
         ranks = sorted(group.members)
         members = sorted(

@@ -119,21 +119,21 @@ class Retriever:
             hits = await self._lift_to_summaries(scope, hits)
             stored = {h.record.id: h.vector for h in hits if h.vector is not None}
             ranked = rerank(hits, now=now, k=k, config=self.scoring)
-            results.append(await self._current_first(ranked, stored))
+            results.append(await self._current_first(text, ranked, stored))
         return results
 
     async def _current_first(
-        self, ranked: list[ScoredMemory], stored: dict[str, np.ndarray]
+        self, query: str, ranked: list[ScoredMemory], stored: dict[str, np.ndarray]
     ) -> list[ScoredMemory]:
         if not self.ordering.enabled or len(ranked) < 2:
             return ranked
         vectors = await self._text_vectors([m.record for m in ranked], stored)
-        groups = group_same_question(ranked, vectors, self.ordering)
+        groups = group_same_question(ranked, vectors, self.ordering, query=query)
         settled = await self._settled(ranked, changes_in(ranked, groups))
         if settled:
             # A change REPLACE already accounted for displaces nothing: group again.
-            return current_first(ranked, vectors, self.ordering, settled)
-        return current_first(ranked, vectors, self.ordering, groups=groups)
+            return current_first(ranked, vectors, self.ordering, settled, query=query)
+        return current_first(ranked, vectors, self.ordering, query=query, groups=groups)
 
     async def _settled(self, ranked: Sequence[ScoredMemory], changes: set[str]) -> set[str]:
         """Which of the recalled `changes` (those that would displace another memory)

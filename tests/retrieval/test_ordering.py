@@ -240,7 +240,9 @@ def test_a_group_holds_one_kind_of_evidence() -> None:
     assert marks[decaf.record.text] is True and marks[coffee.record.text] is False
 
 
-def _answer_order(before: str, after: str, *, after_score: float = 0.5) -> list[str]:
+def _answer_order(
+    before: str, after: str, *, after_score: float = 0.5, query: str = ""
+) -> list[str]:
     """Two memories recalled for one query whose embeddings are related (cosine 0.5), with
     an unrelated one ranked between them."""
     old = scored(f"User: {before}", 0.8, 1)
@@ -248,7 +250,7 @@ def _answer_order(before: str, after: str, *, after_score: float = 0.5) -> list[
     new = scored(f"User: {after}", after_score, 30)
     angle = float(np.arccos(0.5))
     vectors = np.stack([unit(1, 0, 0), unit(0, 0, 1), unit(np.cos(angle), np.sin(angle), 0)])
-    ordered = current_first([old, between, new], vectors, OrderingConfig())
+    ordered = current_first([old, between, new], vectors, OrderingConfig(), query=query)
     assert all(m.latest is None for m in ordered)
     return [m.record.text.removeprefix("User: ") for m in ordered]
 
@@ -316,3 +318,13 @@ def test_many_near_identical_memories_are_each_placed_once() -> None:
     vectors = np.stack([unit(1, 0.01 * (i % 7)) for i in range(300)])
     ordered = current_first(memories, vectors, OrderingConfig())
     assert sorted(m.record.id for m in ordered) == sorted(m.record.id for m in memories)
+
+
+def test_sharing_only_the_words_of_the_query_is_no_evidence() -> None:
+    before, after = "My parents live in Lisbon.", "My parents love their garden."
+    # "parents" is what the query asks about, not a sign that both answer it alike.
+    assert (
+        _answer_order(before, after, after_score=0.7, query="Where do my parents live?")[0]
+        == before
+    )
+    assert _answer_order(before, after, after_score=0.7, query="Tell me something.")[0] == after
