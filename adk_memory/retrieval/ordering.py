@@ -71,7 +71,7 @@ class OrderingConfig(BaseModel):
     #: A nearly identical sentence or a slot joins a group only with at least this share of
     #: the group head's dense query cosine, so a newer but barely relevant memory never
     #: jumps ahead of the answer.
-    min_relative_score: float = Field(default=0.6, ge=0.0, le=1.0)
+    min_relative_cosine: float = Field(default=0.6, ge=0.0, le=1.0)
     #: Earlier answers of a slot go after every other recalled memory instead of keeping
     #: their ranks. Off by default: when two memories are wrongly taken for answers to one
     #: question (both true: "I play tennis", "I play squash"), it would push a true fact
@@ -414,7 +414,7 @@ def _comparably_relevant(head: ScoredMemory, other: ScoredMemory, config: Orderi
     update often does not repeat ("Work issued me a MacBook Pro" for "What laptop do I
     use?"), so the blended score would keep the stale value first."""
     best = head.breakdown.cosine
-    return best > 0 and other.breakdown.cosine >= config.min_relative_score * best
+    return best > 0 and other.breakdown.cosine >= config.min_relative_cosine * best
 
 
 def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> bool:
