@@ -76,7 +76,12 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     assert subject_words("Mum and Dad sold the Cork house.") == {"mother", "father"}
     assert subject_words("Gran moved into a care home.") == {"grandmother"}
     # About the speaker: no subject word.
-    for text in ("Sold the Vespa.", "We're in Munich now.", "Finally upgraded to a Pixel."):
+    for text in (
+        "Sold the Vespa.",
+        "We're in Munich now.",
+        "Finally upgraded to a Pixel.",
+        "Monday was a disaster at work.",  # a day, not a person
+    ):
         assert subject_words(text) == frozenset(), text
     # A thing of the speaker's acts only when asked for, and never when the speaker is named.
     assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
