@@ -137,9 +137,15 @@ def _stem_guesses(term: str) -> list[str]:
     return guesses
 
 
+#: Query words that say whom a query is about, not what: recall asks "Where does the user
+#: live?" for "Where does alice live?", and "I live in Berlin" answers it fully.
+_WHO_TERMS = frozenset({"user"})
+
+
 def query_coverage(text: str, terms: Sequence[str]) -> float:
     """The share of the query's `terms` that `text` holds, a word matching a term when the
     forms the porter tokenizer may index them under meet ("reading" holds "read")."""
+    terms = [t for t in terms if t not in _WHO_TERMS]
     if not terms:
         return 1.0
     forms = {g for w in _WORD.findall(text.lower()) for g in _stem_guesses(w)}

@@ -18,6 +18,8 @@ def test_query_coverage_counts_the_query_words_a_text_holds_in_any_form() -> Non
     assert query_coverage("User: I can't read my own handwriting.", terms) == 0.5
     assert query_coverage("User: I love bees.", terms) == 0.0
     assert query_coverage("anything", []) == 1.0
+    # Whom the query is about is no word a memory must hold ("Where does the user live?").
+    assert query_coverage("I live in Berlin.", ["user", "live"]) == 1.0
 
 
 async def test_one_shared_word_of_the_query_weighs_less_than_all_of_them(tmp_path: Path) -> None:
