@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import errno
 import fcntl
+import functools
 import hashlib
 import json
 import logging
@@ -127,14 +128,16 @@ def _fts_terms(text: str) -> list[str]:
     return [t for t in dict.fromkeys(terms) if t not in _STOPWORDS and len(t) > 1][:64]
 
 
-def _stem_guesses(term: str) -> list[str]:
+@functools.lru_cache(maxsize=8192)
+def _stem_guesses(term: str) -> tuple[str, ...]:
     """Forms the porter tokenizer may have indexed a query word under ("eating" → "eat",
-    "birthday" → "birthdai"): enough to estimate how many documents a word matches."""
+    "birthday" → "birthdai"): enough to estimate how many documents a word matches.
+    Remembered: `query_coverage` reads the words of every lexical hit on each search."""
     guesses = [term]
     for suffix, replacement in (("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("y", "i")):
         if term.endswith(suffix) and len(term) - len(suffix) >= 3:
             guesses.append(term[: -len(suffix)] + replacement)
-    return guesses
+    return tuple(guesses)
 
 
 #: Query words that say whom a query is about, not what: recall asks "Where does the user
