@@ -180,6 +180,7 @@ class _Reading:
         self.ranked = ranked
         self.vectors = vectors
         self.bodies = [_body(m) for m in ranked]
+        self.slots = [_slot(m) for m in ranked]
         #: When each was said; two clauses of one event were said at once, in no order.
         self.said = [m.record.stated_at for m in ranked]
         self.stated = [_stated(m) for m in ranked]
@@ -255,7 +256,7 @@ class _Reading:
                         found.add((min(i, j), max(i, j)))
         by_slot: dict[tuple[str, str], list[int]] = {}
         for i in self.datable:
-            slot = _slot(self.ranked[i])
+            slot = self.slots[i]
             if slot is not None:
                 by_slot.setdefault(slot, []).append(i)
         for members in by_slot.values():
@@ -284,7 +285,10 @@ def _displaces(
     if old.record.predicate == "name":
         # What someone is called changes only by saying so ("call me Kit"), which is a slot.
         return None
-    if None not in (_slot(new), _slot(old)) and new.record.predicate != old.record.predicate:
+    if (
+        None not in (reading.slots[n], reading.slots[o])
+        and new.record.predicate != old.record.predicate
+    ):
         # Two different one-at-a-time slots answer two questions.
         return None
     new_text, old_text = reading.bodies[n], reading.bodies[o]
@@ -391,7 +395,7 @@ def _evidence(
     if head.record.subject != other.record.subject or _adds(reading, i, j):
         return None, None
     relevant = _comparably_relevant(head, other, config)
-    if relevant and _slot(head) is not None and _slot(head) == _slot(other):
+    if relevant and reading.slots[i] is not None and reading.slots[i] == reading.slots[j]:
         return Evidence.SLOT, None
     if reading.vectors is None or not reading.lasting[_later(reading, i, j)]:
         # "I'm dog-sitting a beagle this weekend" says nothing about the lasting answer.
