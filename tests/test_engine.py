@@ -382,6 +382,100 @@ async def test_a_later_answer_to_the_same_question_comes_first_unmarked(
     assert ranked.index(kept) == 1
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "probe", "kept"),
+    [
+        ("I have a car and a motorbike.", "Sold the motorbike.", "What vehicles do I have?", "car"),
+        ("I have two cats, Milo and Luna.", "Milo passed away.", "What pets do I have?", "Luna"),
+        (
+            "I play tennis and golf.",
+            "I stopped playing golf, my back can't take it.",
+            "What sports do I play?",
+            "tennis",
+        ),
+        (
+            "I subscribe to Netflix and Disney+.",
+            "Cancelled Disney+ last week.",
+            "Which streaming services do I have?",
+            "Netflix",
+        ),
+        (
+            "I work part-time at Tesco and at a pub.",
+            "I quit the pub job.",
+            "Where do I work?",
+            "Tesco",
+        ),
+        (
+            "I'm learning Japanese and Korean.",
+            "I've stopped the Korean lessons.",
+            "What languages am I learning?",
+            "Japanese",
+        ),
+    ],
+)
+async def test_ending_one_item_of_several_keeps_the_others(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str, kept: str
+) -> None:
+    first = await _say(engine, clock, before)
+    await _say(engine, clock, "My shoe size is 42.", days=1)
+    await _say(engine, clock, "I was born in Cork.", days=1)
+    second = await _say(engine, clock, after, days=20)
+    # The other items are still true: nothing is superseded, and recall keeps them in view.
+    assert first.id not in second.superseded
+    assert (await engine.get(first.id)).status is Status.ACTIVE
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    [still] = [m for m in ranked if m.record.id == first.id]
+    assert kept in still.record.text and still.latest is not False
+
+
+async def test_ending_the_only_value_still_supersedes_it(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    # A clause after the value is no second item: the Golf was all of it.
+    first = await _say(engine, clock, "I drive a VW Golf, it's ancient but reliable.")
+    second = await _say(engine, clock, "Sold the Golf last week.", days=20)
+    assert second.superseded == [first.id]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        # Named as who fills the role, at the start of the sentence.
+        ("My manager is Sarah.", "Tom is my manager since the reorg.", "Who is my manager?"),
+        # A later plan stands in for an earlier one.
+        (
+            "We're going to Portugal in June.",
+            "changed plans, we're going to Greece in June instead",
+            "Where are we going on holiday in June?",
+        ),
+        # "today" dates the start of what holds now; it bounds no passing moment.
+        (
+            "My cardiologist is Dr Evans.",
+            "Saw my new cardiologist Dr Lindqvist today since Evans retired.",
+            "Who is my cardiologist?",
+        ),
+    ],
+)
+async def test_later_answers_in_more_phrasings_come_first(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    first = await _say(engine, clock, before)
+    await _say(engine, clock, "My shoe size is 42.", days=1)
+    second = await _say(engine, clock, after, days=40)
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    assert ranked[0].record.id == second.id
+    assert first.id in {m.record.id for m in ranked}
+
+
+async def test_someone_elses_news_filed_apart_by_the_extractor_stays_below(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    first = await _say(engine, clock, "I'm learning German.")
+    await _say(engine, clock, "My flatmate is learning Italian, keeps practising on me.", 40)
+    ranked = await engine.recall(ALICE, "What language am I learning?", top_k=5)
+    assert ranked[0].record.id == first.id
+
+
 async def test_a_change_settled_by_replace_leaves_other_memories_alone(
     engine: MemoryEngine, clock: FixedClock
 ) -> None:

@@ -88,6 +88,8 @@ _CHANGE_START = _Lazy(
     r"(?:started|began|begun|starts|start) (?:[\w-]+ )?(?:this|today|last))\b",
     re.IGNORECASE,
 )
+#: A plan: not a fact about the present, but a later plan stands in for an earlier one.
+_PLAN = _Lazy(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
 #: A possibility, a plan, a wish or a suggestion: not a fact about the present.
 _HYPOTHETICAL = _Lazy(
     r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
@@ -152,6 +154,11 @@ _DISPLACE = [
         r"is done|is over|went on (?:\w+ )?leave|shut down|closed)\b",
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
         rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
+        # A correction sets the right value against the wrong one: "actually it's the 14th,
+        # not the 12th". Without the copula it may end only part of a value ("Actually I'm
+        # not into horror any more" after "I love horror and sci-fi").
+        rf"\b(?:actually|sorry|correction|i meant|i mean|my mistake|typo)\b[^.;!?]*?"
+        rf"\b(?:it's|it is|that's|is|was)\b[^.;!?]*?,? not {_NP}{_NP_END}",
     )
 ]
 #: What trails a displaced value without being part of it ("Python anymore").
@@ -209,10 +216,31 @@ _DESCRIBED = _Lazy(
     r"(?!\s+\w+ing\b)",
     re.IGNORECASE,
 )
+#: "My new ThinkPad arrived": something the speaker just got, a fact of the speaker's (a
+#: named thing, "My ThinkPad died", is one too).
+_ACQUIRED = _Lazy(r"^\W*(?:my|our)\s+(?:brand[- ])?new\b", re.IGNORECASE)
 #: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
 _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
 #: "She moved to Bergen": someone already spoken of.
 _PRONOUN_SUBJECT = _Lazy(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+#: "My sister said her friend just moved to Galway": someone's report, and what it reports.
+_REPORTED = _Lazy(
+    r"\b(?:said|says|told (?:me|us)|tells (?:me|us)|mentioned|reckons|heard|"
+    r"keeps? (?:saying|telling (?:me|us)))(?:\s+that)?\s+(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
+#: A reported clause about the reporter or the speaker ("she's moving", "I should").
+_REPORTED_SAME = _Lazy(r"^(?:he|she|they|i|we)(?:'s|'re|'ve|'d|'ll|'m)?\b", re.IGNORECASE)
+
+
+def reports_someone_else(text: str) -> bool:
+    """Whether `text` reports news of someone other than its reporter and the speaker ("My
+    sister said her friend just moved to Galway"; "Tom told me Dana got the job"), so it
+    changes neither's facts. "My sister said she moved to Galway" is the sister's own news."""
+    found = _REPORTED.search(text)
+    return found is not None and _REPORTED_SAME.match(found.group("clause")) is None
+
+
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
 #: "Ravi left Google": a capitalised first word, then a word in lower case.
@@ -222,7 +250,7 @@ _FIRST_PERSON = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|ou
 _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
     "actually honestly lately recently sorry quick big good bad great turns yes no well oh "
-    "after before since when while once every today yesterday last next got caved "
+    "after before since when while once every today yesterday last next first got caved "
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 
@@ -236,6 +264,9 @@ class Cues:
     additive: bool
     past: bool
     change: bool
+    #: A plan said as a plan ("We're going to Portugal in June"): no maybe, not the past,
+    #: not bounded to a passing moment.
+    planned: bool = False
 
     @property
     def lasting(self) -> bool:
@@ -268,13 +299,44 @@ def _remembered(read: Callable[Concatenate[str, _P], _R]) -> Callable[Concatenat
 def cues(text: str) -> Cues:
     """What the wording of `text` allows."""
     temporary = bool(_TEMPORARY.search(text)) and not _CHANGE_START.search(text)
+    question = text.rstrip().endswith("?")
+    hypothetical = bool(_HYPOTHETICAL.search(text)) or question
+    past = bool(_PAST.search(text)) and not _STARTED_AGO.search(text)
+    # A plan is "planned" only when nothing but its plan words makes it hypothetical.
+    planned = (
+        _PLAN.search(text) is not None
+        and not question
+        and _HYPOTHETICAL.search(_PLAN.sub(" ", text)) is None
+        and not (temporary or past)
+    )
     return Cues(
         temporary=temporary,
-        hypothetical=bool(_HYPOTHETICAL.search(text)) or text.rstrip().endswith("?"),
+        hypothetical=hypothetical,
         additive=bool(_ADDITIVE.search(text)),
-        past=bool(_PAST.search(text)) and not _STARTED_AGO.search(text),
+        past=past,
         change=bool(_CHANGE.search(text)),
+        planned=planned,
     )
+
+
+#: The start of something lasting ("first day at St James's", "my new cardiologist", "Ben
+#: started at Kingsway"): a time word beside it dates the start, it bounds no passing moment.
+_BEGINNING = _Lazy(
+    r"\b(?:first (?:day|week|month|shift|standup|stand-up|lesson|class|session|meeting|"
+    r"practice|rehearsal|appointment|morning)|(?:my|our) (?:brand[- ])?new|"
+    r"(?:start|starts|started|starting|began|begun|joined|joining) (?:at|with)\b)",
+    re.IGNORECASE,
+)
+
+
+@_remembered
+def begins_lasting(text: str) -> bool:
+    """Whether `text` reads as the start of something lasting, however a time word dates it
+    ("First standup with the search team today", "Saw my new GP Dr Lindqvist today"): no
+    maybe, not the past. Not used to fill a slot, whose evidence must be explicit ("I'm
+    starting at the library this afternoon" may be one shift)."""
+    found = cues(text)
+    return not (found.hypothetical or found.past) and _BEGINNING.search(text) is not None
 
 
 #: The label the local extractor puts before a statement ("User: ", 'User (asked "…"): ').
@@ -354,17 +416,73 @@ def _moves_to_value(text: str) -> bool:
 def ends(text: str, state: str) -> bool:
     """Whether `text` says that what `state` names is gone, naming it ("Sold the Vespa" for
     "I ride a Vespa to work"; "Cancelled Spotify" for "I listen to music on Spotify"), and
-    says it for good (not a passing moment, a maybe, an addition or the past)."""
+    says it for good (not a passing moment, a maybe, an addition or the past). One item of
+    several is not all of the state ("Sold the motorbike" for "I have a car and a
+    motorbike")."""
     found = cues(text)
     if found.temporary or found.hypothetical or found.additive or found.past:
         return False
     words = content_words(state)
-    return any(gone <= words for gone in _displaced_words(text))
+    return any(
+        gone <= words and not one_of_several(value, state)
+        for value, gone in zip(displaced(text), _displaced_words(text), strict=True)
+    )
 
 
 @_remembered
 def _displaced_words(text: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(content_words(value)) for value in displaced(text))
+
+
+#: What joins two items of a list; a comma does only inside a list that "and" or "or"
+#: closes ("climbing, chess and baking"), since in a sentence it mostly opens a clause or
+#: an aside ("I live in Berlin, in a flat near the park").
+_LIST_SEPARATOR = r"(?:&|/|\+|\band\b|\bor\b|\bplus\b|\bas well as\b)"
+#: A conjunct opening with one of these is a clause about the value ("the Golf and love
+#: it"), not another item beside it.
+_CLAUSE_WORDS = frozenset(
+    "i i'm i've i'd it it's its we we're they they're she she's he he's me us them him her "
+    "is am are was were has have had that which who this there so but".split()
+)
+#: What may open an item of a list ("and at a pub", "and an iPad").
+_ITEM_OPENING = r"(?:(?:at|in|on|with|for|from|to)\s+)?(?:(?:a|an|the|my|our|some)\s+)?"
+_ITEM = r"[\w+#.'-]+(?:\s+[\w+#.'-]+){0,3}?"
+#: An item after the value: up to four words to the next separator or the sentence's end.
+_NEXT_ITEM = _Lazy(
+    rf"\s*(?:{_LIST_SEPARATOR}\s*{_ITEM_OPENING}(?P<item>{_ITEM})\s*"
+    rf"(?=$|[,.;:!?&/)]|\s(?:and|or|plus)\b)"
+    rf"|,\s*{_ITEM_OPENING}(?P<listed>{_ITEM})\s*(?=,|\s(?:and|or|plus)\b))",
+    re.IGNORECASE,
+)
+_PREVIOUS_ITEM = _Lazy(
+    rf"(?P<item>[\w+#.'-]+)\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}$",
+    re.IGNORECASE,
+)
+
+
+def one_of_several(value: str, text: str) -> bool:
+    """Whether `text` lists `value` beside other items ("Milo" in "two cats, Milo and Luna";
+    "golf" in "I play tennis and golf"; "the pub job" in "at Tesco and at a pub"), so that
+    the end of `value` leaves the others standing. A clause after it is no item ("I drive a
+    VW Golf, it's ancient"). Read on the value's content words, as `ends` names it."""
+    for word in content_words(value):
+        for found in re.finditer(
+            rf"(?<![\w+#]){re.escape(word)}(?:e?s)?(?![\w+#])", text, re.IGNORECASE
+        ):
+            if _listed(text, found.start(), found.end()):
+                return True
+    return False
+
+
+def _listed(text: str, start: int, end: int) -> bool:
+    """Whether the words at text[start:end] are one item of a list."""
+    after = _NEXT_ITEM.match(text, end)
+    if after is not None:
+        item = after.group("item") or after.group("listed")
+        if not _CLAUSE_WORDS & {word.strip(".") for word in item.lower().split()}:
+            return True
+    before = _PREVIOUS_ITEM.search(text, 0, start)
+    return before is not None and before.group("item").lower() not in _CLAUSE_WORDS
 
 
 @_remembered
@@ -393,7 +511,13 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     match = _POSSESSED_SUBJECT.match(text)
     if match is not None:
         rest = match.group("rest")
-        if possessed and _FIRST_PERSON.search(rest) is None and not _DESCRIBED.match(rest):
+        if (
+            possessed
+            and _FIRST_PERSON.search(rest) is None
+            and not _DESCRIBED.match(rest)
+            and not _ACQUIRED.match(text)
+            and not match.group("what")[0].isupper()
+        ):
             return frozenset({_singular(match.group("what").lower())})
         return frozenset()
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
@@ -503,6 +627,7 @@ __all__ = [
     "THIRD_PERSON",
     "Cues",
     "arrived",
+    "begins_lasting",
     "content_words",
     "cues",
     "displaced",
@@ -511,8 +636,10 @@ __all__ = [
     "lasting_change",
     "moved_thing",
     "negates",
+    "one_of_several",
     "person_words",
     "present_state",
+    "reports_someone_else",
     "split_items",
     "strip_speaker",
     "subject_words",

@@ -9,7 +9,8 @@ that recall orders newest first. So a record is superseded only on explicit evid
   category ("switched to decaf" over "I drink four espressos a day");
 - or the new fact negates every item of the record ("I don't like coffee any more" over "I
   like coffee in the morning"; "not into horror" over "horror and sci-fi" negates one item
-  of two and supersedes nothing).
+  of two and supersedes nothing). A displaced value is one item too: "Sold the motorbike"
+  supersedes nothing of "I have a car and a motorbike".
 `LocalClassifier` decides with it; nothing else applies it behind a configured classifier.
 """
 
@@ -23,6 +24,7 @@ from adk_memory.extraction.cues import (
     content_words,
     cues,
     is_relation,
+    one_of_several,
     present_state,
     split_items,
     strip_speaker,
@@ -62,6 +64,12 @@ def _names(value: str, text: str) -> bool:
     folded ("night shifts" in "I work nights at the warehouse")."""
     wanted = content_words(value)
     return bool(wanted) and wanted <= content_words(text)
+
+
+def _names_all_of(value: str, text: str) -> bool:
+    """Whether `text` names `value` and nothing beside it in a list: "Sold the motorbike"
+    ends "I have a car and a motorbike" only in part, and the car is still true."""
+    return _names(value, text) and not one_of_several(value, text)
 
 
 def _category(record: MemoryRecord) -> str | None:
@@ -128,7 +136,7 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         if (
             fact.replaces
             and record.subject.startswith(f"{fact.subject}'s ")
-            and _names(fact.replaces, record.object or _body(record))
+            and _names_all_of(fact.replaces, record.object or _body(record))
             and _actor(fact.text)
             and _actor(fact.text) <= content_words(record.text)
         ):
@@ -142,6 +150,7 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         fact.replaces
         and record.polarity
         and (old_obj == fact.replaces or _words(fact.replaces) <= _words(record.object))
+        and not one_of_several(fact.replaces, record.object)
     ):
         return Decision.REPLACE
     if fact.predicate != record.predicate:
@@ -183,7 +192,7 @@ def _displaces_episode(fact: Fact, record: MemoryRecord) -> Decision | None:
         return None
     body = _body(record)
     gone = fact.replaces or (fact.object if not fact.polarity else None)
-    if gone and _names(gone, body):
+    if gone and _names_all_of(gone, body):
         return Decision.REPLACE
     if (
         fact.polarity

@@ -49,16 +49,19 @@ from pydantic import BaseModel, Field
 
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
+    begins_lasting,
     cues,
     ends,
     lasting_change,
     negates,
     person_words,
     present_state,
+    reports_someone_else,
     split_items,
     strip_speaker,
     subject_words,
 )
+from adk_memory.extraction.sentences import mask, unmask
 from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import Kind, ScoredMemory
 
@@ -133,11 +136,24 @@ _NOT_VALUES = frozenset(
 )
 
 
+#: "Tom is my manager since the reorg", "Okafor's our GP now": a sentence that opens by
+#: naming who fills a role of the speaker's. Elsewhere a capital opening a sentence says
+#: nothing ("Work issued me a MacBook Pro").
+_NAMES_ROLE = re.compile(
+    r"^\W*(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has been|became))\s+(?:now\s+)?(?:my|our)\b"
+)
+
+
 def _values(text: str) -> frozenset[str]:
-    """The names and numbers `text` states, in lower case."""
+    """The names and numbers `text` states, in lower case; an abbreviation's full stop ends
+    no sentence ("Dr. Okafor")."""
+    masked = mask(text)
+    found = [unmask(v) for v in _VALUE.findall(masked)]
+    if (role := _NAMES_ROLE.match(text)) is not None:
+        found.append(role.group("name"))
     return frozenset(
         v.lower().rstrip(".,:-").removesuffix("'s")
-        for v in _VALUE.findall(text)
+        for v in found
         if v.rstrip(".,:-") not in _NOT_VALUES
     )
 
@@ -148,16 +164,25 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w for w in person_words(text) if "'" not in w and len(w) > 2)
 
 
-def _same_person(newer: str, older: str) -> bool:
+def _same_person(newer: str, older: str, *, naming: bool = False) -> bool:
     """Whether a change statement and a state are about the same person: both about the
     speaker; or the state is about someone and the change names them or says "she", "he",
     "they" ("Ravi left Google" after "My best friend Ravi works at Google"; "She moved to
     Bergen" after "My sister lives in Oslo"); or the state is the speaker's and names whom
     the change is about ("Kenji went on leave, so Sofia leads the team now" after "My team
-    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there."""
+    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there.
+
+    With `naming`, a statement of the speaker's that names the state's person is about them
+    too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"): enough to
+    order two answers, not to displace one ("I moved out, mum stayed in Swansea")."""
+    if reports_someone_else(newer):
+        # "My sister said her friend just moved to Galway" is the friend's news.
+        return False
     who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
     if not who_new:
-        return not who_old
+        return not who_old or (
+            naming and THIRD_PERSON not in who_old and who_old <= person_words(newer)
+        )
     if who_old:
         return who_new == {THIRD_PERSON} or who_new <= who_old
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
@@ -188,6 +213,14 @@ class _Reading:
         self.additive = [found.additive for found in read]
         #: Says something lasting: not a passing moment, a maybe or the past.
         self.lasting = [found.lasting for found in read]
+        #: May stand in for an earlier answer: lasting, the start of something lasting
+        #: whatever time word dates it ("First day at St James's today"), or a plan (read
+        #: against an earlier plan only).
+        self.current = [
+            found.lasting or begins_lasting(body)
+            for found, body in zip(read, self.bodies, strict=True)
+        ]
+        self.planned = [found.planned for found in read]
         self.says_change = [lasting_change(body) for body in self.bodies]
         #: Names and numbers each memory states ("MacBook", "40"), in lower case.
         self.values = [_values(body) for body in self.bodies]
@@ -391,21 +424,39 @@ def _evidence(
             # A change is evidence of its own: it may match the query's words less than the
             # state it displaced ("moved us to a co-working space" for "where is my office?").
             return Evidence.CHANGE, change
-    # "I'm allergic to cats too": the later statement says both hold.
-    if head.record.subject != other.record.subject or _adds(reading, i, j):
+    if _adds(reading, i, j):
+        # "I'm allergic to cats too": the later statement says both hold.
         return None, None
+    # The extractor's subjects decide the near-identical readings; related answers read who
+    # each is about in their words (`_same_person`), since the extractor may file "My sister
+    # and her husband bought a house in Vancouver" under the speaker.
+    same_subject = head.record.subject == other.record.subject
     relevant = _comparably_relevant(head, other, config)
-    if relevant and reading.slots[i] is not None and reading.slots[i] == reading.slots[j]:
+    if (
+        same_subject
+        and relevant
+        and reading.slots[i] is not None
+        and reading.slots[i] == reading.slots[j]
+    ):
         return Evidence.SLOT, None
-    if reading.vectors is None or not reading.lasting[_later(reading, i, j)]:
+    if reading.vectors is None or not _may_stand_in(reading, i, j):
         # "I'm dog-sitting a beagle this weekend" says nothing about the lasting answer.
         return None, None
     cosine = reading.cosine(i, j)
-    if relevant and cosine >= config.same_question_cosine:
+    if same_subject and relevant and cosine >= config.same_question_cosine:
         return Evidence.SIMILAR, None
     if cosine >= config.answer_cosine and _answer_pair(reading, i, j, config):
         return Evidence.SIMILAR, None
     return None, None
+
+
+def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
+    """Whether the later of two statements may stand in for the earlier: it says something
+    current ("First day at St James's went fine"), or both are plans ("We're going to
+    Portugal in June", then "we're going to Greece in June instead")."""
+    n = _later(reading, i, j)
+    o = j if n == i else i
+    return reading.current[n] or (reading.planned[n] and reading.planned[o])
 
 
 def _later(reading: _Reading, i: int, j: int) -> int:
@@ -447,7 +498,13 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
         or later < config.answer_relative * earlier
     ):
         return False
-    return _same_person(reading.bodies[n], reading.bodies[o])
+    if reading.ranked[n].record.subject != reading.ranked[o].record.subject and not (
+        subject_words(reading.bodies[o])
+    ):
+        # The extractor filed them apart and the earlier is the speaker's: trust it ("My
+        # flatmate is learning Italian, keeps practising on me" is not "I'm learning German").
+        return False
+    return _same_person(reading.bodies[n], reading.bodies[o], naming=True)
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:

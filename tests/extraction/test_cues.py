@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from adk_memory.extraction.cues import (
+    begins_lasting,
     cues,
+    displaced,
     ends,
     is_relation,
     lasting_change,
     negates,
+    one_of_several,
     person_words,
     present_state,
     split_items,
@@ -130,3 +133,73 @@ def test_items_negation_and_speaker_label() -> None:
 def test_is_relation() -> None:
     assert is_relation("sister") and is_relation("mother") and is_relation("parent")
     assert not is_relation("ravi") and not is_relation("team")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ("Milo", "I have two cats, Milo and Luna."),
+        ("golf", "I play tennis and golf."),
+        ("Netflix", "I subscribe to Netflix and Disney+."),
+        ("Disney+", "I subscribe to Netflix and Disney+."),
+        ("chess", "My hobbies are climbing, chess and baking."),
+        ("climbing", "My hobbies are climbing, chess and baking."),
+        ("pub job", "I work part-time at Tesco and at a pub."),
+        ("Korean lessons", "I'm learning Japanese and Korean."),
+    ],
+)
+def test_one_of_several_items(value: str, text: str) -> None:
+    assert one_of_several(value, text)
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        # A clause or an aside after the value is no second item.
+        ("Golf", "I drive a VW Golf, it's ancient but reliable."),
+        ("VW Golf", "I drive a VW Golf and love it."),
+        ("Berlin", "I live in Berlin, in a flat near Görlitzer Park."),
+        ("Java", "I mainly program in Java, mostly Spring."),
+        ("Vespa", "I ride a Vespa to work."),
+        ("cats", "I'm allergic to cats."),
+    ],
+)
+def test_the_only_value_is_not_one_of_several(value: str, text: str) -> None:
+    assert not one_of_several(value, text)
+
+
+def test_ending_one_item_does_not_end_the_state() -> None:
+    assert not ends("Sold the motorbike.", "I have a car and a motorbike.")
+    assert ends("Sold the Golf.", "I drive a VW Golf, it's ancient but reliable.")
+
+
+def test_a_correction_names_the_value_it_corrects() -> None:
+    assert displaced("actually it's the 14th not the 12th, I misread the letter") == ["12th"]
+    assert displaced("Sorry, my number is 0791 222, not 0781 222.") == ["0781 222"]
+    # Without the copula it may end only part of a value: no correction.
+    assert displaced("Actually I'm not into horror any more.") == []
+
+
+def test_plans_said_as_plans() -> None:
+    assert cues("We're going to Portugal in June.").planned
+    assert cues("changed plans, we're going to Greece in June instead").planned
+    for maybe in ("We might go to Greece instead.", "Are we going to Greece?"):
+        assert not cues(maybe).planned, maybe
+    assert not cues("I live in Berlin.").planned
+
+
+def test_a_start_dated_by_a_time_word_is_lasting_for_ordering_only() -> None:
+    for start in (
+        "First standup with the search team today.",
+        "Saw my new cardiologist Dr Lindqvist today.",
+        "Ben started at Kingsway Secondary this week.",
+    ):
+        assert begins_lasting(start) and not cues(start).lasting, start
+    for moment in ("I'm at a conference in Vienna this week.", "Started a puzzle this afternoon."):
+        assert not begins_lasting(moment), moment
+
+
+def test_what_the_speaker_just_got_is_the_speakers() -> None:
+    assert subject_words("my new ThinkPad arrived, loving the keyboard", possessed=True) == set()
+    assert subject_words("My ThinkPad died.", possessed=True) == set()
+    assert subject_words("My landlord sold the building.", possessed=True) == {"landlord"}

@@ -241,13 +241,18 @@ def test_a_group_holds_one_kind_of_evidence() -> None:
 
 
 def _answer_order(
-    before: str, after: str, *, after_score: float = 0.5, query: str = ""
+    before: str,
+    after: str,
+    *,
+    after_score: float = 0.5,
+    query: str = "",
+    subjects: tuple[str, str] = ("user", "user"),
 ) -> list[str]:
     """Two memories recalled for one query whose embeddings are related (cosine 0.5), with
-    an unrelated one ranked between them."""
-    old = scored(f"User: {before}", 0.8, 1)
+    an unrelated one ranked between them; `subjects` are what the extractor filed them under."""
+    old = scored(f"User: {before}", 0.8, 1, subject=subjects[0])
     between = scored("User: My shoe size is 42.", 0.6, 10)
-    new = scored(f"User: {after}", after_score, 30)
+    new = scored(f"User: {after}", after_score, 30, subject=subjects[1])
     angle = float(np.arccos(0.5))
     vectors = np.stack([unit(1, 0, 0), unit(0, 0, 1), unit(np.cos(angle), np.sin(angle), 0)])
     ordered = current_first([old, between, new], vectors, OrderingConfig(), query=query)
@@ -328,3 +333,56 @@ def test_sharing_only_the_words_of_the_query_is_no_evidence() -> None:
         == before
     )
     assert _answer_order(before, after, after_score=0.7, query="Tell me something.")[0] == after
+
+
+def test_new_values_are_read_past_abbreviations_and_in_a_named_role() -> None:
+    cases = [
+        # An abbreviation's full stop opens no sentence: "Okafor" is a new value.
+        ("My GP is Dr. Patel.", "I registered with Dr. Okafor at the new surgery."),
+        # Opening the sentence, but naming who fills the role.
+        ("My manager is Sarah.", "Tom is my manager since the reorg."),
+    ]
+    for before, after in cases:
+        assert _answer_order(before, after)[0] == after, after
+    # A capital that only opens the sentence names nothing.
+    assert _answer_order("My manager is Sarah.", "Lunch with the manager was long.")[0] == (
+        "My manager is Sarah."
+    )
+
+
+def test_what_the_speaker_just_got_is_the_speakers() -> None:
+    before, after = "I have a MacBook Air.", "my new ThinkPad arrived, loving the keyboard"
+    assert _answer_order(before, after)[0] == after
+    # A thing of the speaker's that acts is its own subject.
+    kept = "I drive a Honda Civic."
+    assert _answer_order(kept, "My neighbour bought a Tesla Model 3.")[0] == kept
+
+
+def test_a_later_plan_stands_in_for_an_earlier_plan_and_a_maybe_does_not() -> None:
+    before = "We're going to Portugal in June."
+    after = "changed plans, we're going to Greece in June instead"
+    assert _answer_order(before, after)[0] == after
+    assert _answer_order(before, "We might go to Greece in June instead.")[0] == before
+    # A plan says nothing of what holds now.
+    assert _answer_order("I live in Berlin.", "We're going to Lisbon in June.")[0] == (
+        "I live in Berlin."
+    )
+
+
+def test_a_time_word_dates_a_start_and_bounds_a_moment() -> None:
+    before = "I'm on the payments team."
+    assert _answer_order(before, "First standup with the Search team today.")[0] != before
+    kept = "I live in Berlin."
+    assert _answer_order(kept, "I'm at a conference in Vienna this week.")[0] == kept
+
+
+def test_who_the_words_name_outweighs_the_extractors_subject_only_for_a_third_person() -> None:
+    sister = (
+        "My sister lives in Toronto.",
+        "My sister and her husband bought a house in Vancouver.",
+    )
+    filed = ("user's sister", "user")
+    assert _answer_order(*sister, subjects=filed)[0] == sister[1]
+    # The earlier is the speaker's: the extractor filing the later apart is trusted.
+    mine = ("I'm learning German.", "My flatmate is learning Italian, keeps practising on me.")
+    assert _answer_order(*mine, subjects=("user", "user's flatmate"))[0] == mine[0]
