@@ -50,6 +50,32 @@ async def test_moved_last_week_supersedes_a_home_stated_days_before(
     assert all("Berlin" not in m.record.text for m in ranked)
 
 
+@pytest.mark.parametrize(
+    ("update", "new"),
+    [
+        ("I moved to Munich three weeks ago.", "Munich"),
+        ("I relocated to Munich a month ago, love it.", "Munich"),
+    ],
+)
+async def test_a_move_dated_ago_supersedes_and_dates_the_new_home(
+    engine: MemoryEngine, update: str, new: str
+) -> None:
+    """ "Ago" dates the start of what holds now; "I lived in Munich two years ago" is the past."""
+    await engine.ingest(ALICE, [_event("I live in Berlin.", 0, "e1")])
+    result = await engine.ingest(ALICE, [_event(update, 30, "e2")])
+    [outcome] = [o for o in result.outcomes if new in o.text]
+    assert outcome.decision is Decision.REPLACE
+    ranked = await engine.recall(ALICE, "Where do I live?", now=T0 + timedelta(days=31))
+    assert new in ranked[0].record.text
+
+
+async def test_a_past_home_dated_ago_supersedes_nothing(engine: MemoryEngine) -> None:
+    first = await engine.ingest(ALICE, [_event("I live in Berlin.", 0, "e1")])
+    await engine.ingest(ALICE, [_event("I lived in Munich two years ago.", 30, "e2")])
+    [berlin] = first.outcomes
+    assert (await engine.get(berlin.id)).status is Status.ACTIVE
+
+
 async def test_a_late_arriving_older_statement_is_kept_as_history(engine: MemoryEngine) -> None:
     await engine.ingest(ALICE, [_event("I live in Munich.", 10, "e2")])
     result = await engine.ingest(ALICE, [_event("I live in Berlin.", 1, "e1")])

@@ -90,6 +90,8 @@ _CHANGE_START = _Lazy(
 )
 #: A plan: not a fact about the present, but a later plan stands in for an earlier one.
 _PLAN = _Lazy(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
+#: A hedge on a present statement ("It's pescatarian now, I guess"): still about now.
+_HEDGE = _Lazy(r"\b(?:i think|i guess|i suppose|probably|not sure)\b", re.IGNORECASE)
 #: A possibility, a plan, a wish or a suggestion: not a fact about the present.
 _HYPOTHETICAL = _Lazy(
     r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
@@ -100,10 +102,13 @@ _HYPOTHETICAL = _Lazy(
     r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for))\b",
     re.IGNORECASE,
 )
-#: An addition beside what is known: never a displacement.
+#: An addition beside what is known: never a displacement. "The other day", "each other"
+#: and "second-hand" add nothing.
 _ADDITIVE = _Lazy(
-    r"\b(?:also|too|as well|either|another|other|additionally|in addition|besides|added|"
-    r"second|extra)\b",
+    r"\b(?:also|too|as well|either|another|"
+    r"(?<!each )(?<!every )(?<!one )other(?! (?:day|night|week|weekend|morning|evening|"
+    r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
+    r"(?<!for a )second(?![- ]?hand)|extra)\b",
     re.IGNORECASE,
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
@@ -113,8 +118,15 @@ _PAST = _Lazy(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
-#: "Started eating fish again a few weeks ago": "ago" dates the start of what holds now.
-_STARTED_AGO = _Lazy(r"\b(?:started|began|begun|took up|joined)\b[^.;!?]{0,60}\bago\b", re.I)
+#: "Started eating fish again a few weeks ago", "I moved to Munich three weeks ago": "ago"
+#: dates the start of what holds now. An ending is no start ("I sold my car two years ago"
+#: says nothing of the car bought since).
+_STARTED_AGO = _Lazy(
+    r"\b(?:started|began|begun|took up|joined|moved|relocated|switched|changed|transferred|"
+    r"converted|became|married|got (?:married|engaged|divorced)|adopted|signed up)\b"
+    r"[^.;!?]{0,60}\bago\b",
+    re.I,
+)
 #: Wording that says a value changed (the update may name neither old nor new value).
 _CHANGE = _Lazy(
     r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
@@ -267,6 +279,9 @@ class Cues:
     #: A plan said as a plan ("We're going to Portugal in June"): no maybe, not the past,
     #: not bounded to a passing moment.
     planned: bool = False
+    #: About now but hedged ("I'm mostly pescatarian now, I guess"): hypothetical only by
+    #: its hedge, not the past, not bounded to a passing moment.
+    hedged: bool = False
 
     @property
     def lasting(self) -> bool:
@@ -302,20 +317,24 @@ def cues(text: str) -> Cues:
     question = text.rstrip().endswith("?")
     hypothetical = bool(_HYPOTHETICAL.search(text)) or question
     past = bool(_PAST.search(text)) and not _STARTED_AGO.search(text)
-    # A plan is "planned" only when nothing but its plan words makes it hypothetical.
-    planned = (
-        _PLAN.search(text) is not None
-        and not question
-        and _HYPOTHETICAL.search(_PLAN.sub(" ", text)) is None
-        and not (temporary or past)
-    )
+
+    def only_by(words: _Lazy) -> bool:
+        """Hypothetical through `words` alone, about no passing moment or the past."""
+        return (
+            hypothetical
+            and not (question or temporary or past)
+            and words.search(text) is not None
+            and _HYPOTHETICAL.search(words.sub(" ", text)) is None
+        )
+
     return Cues(
         temporary=temporary,
         hypothetical=hypothetical,
         additive=bool(_ADDITIVE.search(text)),
         past=past,
         change=bool(_CHANGE.search(text)),
-        planned=planned,
+        planned=only_by(_PLAN),
+        hedged=only_by(_HEDGE),
     )
 
 

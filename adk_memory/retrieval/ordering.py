@@ -213,11 +213,11 @@ class _Reading:
         self.additive = [found.additive for found in read]
         #: Says something lasting: not a passing moment, a maybe or the past.
         self.lasting = [found.lasting for found in read]
-        #: May stand in for an earlier answer: lasting, the start of something lasting
-        #: whatever time word dates it ("First day at St James's today"), or a plan (read
-        #: against an earlier plan only).
+        #: May stand in for an earlier answer: lasting, hedged but about now ("pescatarian
+        #: now, I guess"), the start of something lasting whatever time word dates it
+        #: ("First day at St James's today"), or a plan (read against an earlier plan only).
         self.current = [
-            found.lasting or begins_lasting(body)
+            found.lasting or found.hedged or begins_lasting(body)
             for found, body in zip(read, self.bodies, strict=True)
         ]
         self.planned = [found.planned for found in read]

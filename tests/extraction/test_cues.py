@@ -203,3 +203,28 @@ def test_what_the_speaker_just_got_is_the_speakers() -> None:
     assert subject_words("my new ThinkPad arrived, loving the keyboard", possessed=True) == set()
     assert subject_words("My ThinkPad died.", possessed=True) == set()
     assert subject_words("My landlord sold the building.", possessed=True) == {"landlord"}
+
+
+def test_ago_after_a_start_or_a_move_dates_what_holds_now() -> None:
+    for start in ("I moved to Munich three weeks ago.", "Switched to decaf a month ago."):
+        assert cues(start).lasting, start
+    for past in ("I lived in Munich two years ago.", "I sold my car two years ago."):
+        assert cues(past).past, past
+
+
+def test_set_phrases_with_other_or_second_add_nothing() -> None:
+    for phrase in (
+        "I switched to Bosch the other day.",
+        "We met each other at uni.",
+        "I bought a second-hand Golf.",
+        "Hold on for a second.",
+    ):
+        assert not cues(phrase).additive, phrase
+    for addition in ("I got another cat.", "I have a second job at a pub.", "I also play squash."):
+        assert cues(addition).additive, addition
+
+
+def test_a_hedge_keeps_a_statement_about_now() -> None:
+    assert cues("so pescatarian now I guess").hedged
+    for maybe in ("I think I might move.", "Probably moving to Leeds?"):
+        assert not cues(maybe).hedged, maybe
