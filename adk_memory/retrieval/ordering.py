@@ -13,7 +13,9 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   the other's nearest answer, where the later one names a value the earlier does not ("My
   laptop is a ThinkPad X1", "Work issued me a MacBook Pro"; "I run about 20 km a week",
   "I upped it to around 40 km") and matches the query at least half as well, or shares a
-  word with it that the query does not say and matches the query nearly as well. A remark on
+  word with it that the query does not say and matches the query nearly as well, or matches
+  the query as well and is closer to it still ("I've started eating fish again" after "I'm
+  vegetarian"). A remark on
   the same thing answers another question ("My dog is a border collie", "My dog hates the
   vacuum cleaner" for "What breed is my dog?"): it names no new value and matches the query
   less. An update rarely repeats the query's words, so "answers the query" is read on the
@@ -98,6 +100,12 @@ class OrderingConfig(BaseModel):
     #: of the earlier one's dense cosine ("My dog hates the vacuum cleaner" matches "What
     #: breed is my dog?" far less than "My dog is a border collie").
     answer_relative: float = Field(default=0.7, ge=0.0, le=1.0)
+    #: A later answer that names no new value and shares no word with the earlier one still
+    #: answers the same question when it matches the query at least this share of the
+    #: earlier one's and the two are at least `equal_answer_cosine` alike ("I take the train
+    #: to work since my knee surgery" after "I cycle to work" for "How do I get to work?").
+    equal_answer_relative: float = Field(default=0.85, ge=0.0, le=1.0)
+    equal_answer_cosine: float = Field(default=0.45, ge=0.0, le=1.0)
     #: A later answer that names a new value needs less: this share of the earlier one's
     #: ("Work issued me a MacBook Pro" for "What laptop do I use?"), yet not so little that
     #: any name in a one-off remark counts ("Met Alex's old friend Jordan at the party").
@@ -477,7 +485,8 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     question: both answers to the query, one the other's nearest answer, about the same
     person, and the later one either names a value the earlier does not ("Picked up my new
     Tesla Model 3" after "I drive a Honda Civic") and still matches the query half as well,
-    or shares a word with it and matches the query nearly as well. An update often shares
+    or shares a word with it and matches the query nearly as well, or matches the query as
+    well as the earlier and is closer to it still. An update often shares
     few words with the query ("Work issued me a MacBook Pro" for "What laptop do I use?"),
     so a new value counts for more than the query's words."""
     if not (reading.answers[i] and reading.answers[j]):
@@ -493,6 +502,13 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     if names_new:
         if later < config.new_value_relative * earlier:
             return False
+    elif (
+        later >= config.equal_answer_relative * earlier
+        and reading.cosine(i, j) >= config.equal_answer_cosine
+    ):
+        # Closer still, and as good an answer: "I've started eating fish again" after "I'm
+        # vegetarian" for "What's my diet?".
+        pass
     elif (
         not (reading.words[i] & reading.words[j]) - reading.query_words
         or later < config.answer_relative * earlier
