@@ -467,6 +467,29 @@ async def test_later_answers_in_more_phrasings_come_first(
     assert first.id in {m.record.id for m in ranked}
 
 
+@pytest.mark.parametrize(
+    ("state", "report", "probe"),
+    [
+        (
+            "My sister lives in Dublin.",
+            "My sister said her friend just moved to Galway.",
+            "Where does my sister live?",
+        ),
+        ("I work at Siemens.", "Tom told me he's at Bosch now.", "Where do I work?"),
+    ],
+)
+async def test_reported_news_of_someone_else_changes_nothing(
+    engine: MemoryEngine, clock: FixedClock, state: str, report: str, probe: str
+) -> None:
+    first = await _say(engine, clock, state)
+    await _say(engine, clock, "My shoe size is 42.", days=1)
+    await _say(engine, clock, report, days=30)
+    assert (await engine.get(first.id)).status is Status.ACTIVE
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    [kept] = [m for m in ranked if m.record.id == first.id]
+    assert kept.latest is not False
+
+
 async def test_someone_elses_news_filed_apart_by_the_extractor_stays_below(
     engine: MemoryEngine, clock: FixedClock
 ) -> None:

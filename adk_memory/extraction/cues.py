@@ -237,20 +237,49 @@ _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])"
 _PRONOUN_SUBJECT = _Lazy(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: "My sister said her friend just moved to Galway": someone's report, and what it reports.
 _REPORTED = _Lazy(
-    r"\b(?:said|says|told (?:me|us)|tells (?:me|us)|mentioned|reckons|heard|"
-    r"keeps? (?:saying|telling (?:me|us)))(?:\s+that)?\s+(?P<clause>\w.*)$",
+    r"^(?P<reporter>.*?)\b(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
+    r"(?:was|is|were|are|keeps?|kept) (?:saying|telling (?:me|us))|mentioned|mentions|"
+    r"reckons|thinks|claims|insists|swears|announced|texted(?: me)?(?: to say)?|"
+    r"messaged(?: me)?|emailed(?: me)?|heard)(?:\s+that)?[,:]?\s+(?P<clause>\w.*)$",
     re.IGNORECASE,
 )
-#: A reported clause about the reporter or the speaker ("she's moving", "I should").
-_REPORTED_SAME = _Lazy(r"^(?:he|she|they|i|we)(?:'s|'re|'ve|'d|'ll|'m)?\b", re.IGNORECASE)
+#: Hearsay without a reporter ("Apparently Tom moved to Leeds", "I heard Dana got the
+#: job", "According to Mum, the house sold"): the clause says whose news it is.
+_HEARSAY = _Lazy(
+    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) (?:heard|hear|read)(?: from [^,]+?)?"
+    r"(?: that)?)[,:]?\s+(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
+#: A reported clause about the reporter ("she's moving", "they're at Google now").
+_REPORTER_AGAIN = _Lazy(r"^(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+#: The speaker as the reporter ("As I said", "we told them").
+_SPEAKER_REPORTS = _Lazy(r"\b(?:i|we)\s*$", re.IGNORECASE)
+#: A reported clause about the speaker ("I'm no longer diabetic", "we got the flat").
+_SPEAKER_AGAIN = _Lazy(r"^(?:i|we)(?:'s|'re|'ve|'d|'ll|'m)?\b", re.IGNORECASE)
 
 
-def reports_someone_else(text: str) -> bool:
-    """Whether `text` reports news of someone other than its reporter and the speaker ("My
-    sister said her friend just moved to Galway"; "Tom told me Dana got the job"), so it
-    changes neither's facts. "My sister said she moved to Galway" is the sister's own news."""
+def reported_about(text: str) -> str | None:
+    """Whose news `text` reports when it reports someone else's: the reporter when the
+    report goes on about them ("Tom told me he's at Google now" → "Tom"), else the clause's
+    own subject ("My sister said her friend just moved to Galway" → "her friend just moved
+    to Galway"). None when `text` reports nothing, or the speaker's own news ("The doctor
+    said I'm no longer diabetic")."""
+    hearsay = _HEARSAY.match(text)
+    if hearsay is not None:
+        clause = hearsay.group("clause")
+        return None if _SPEAKER_AGAIN.match(clause) else clause
     found = _REPORTED.search(text)
-    return found is not None and _REPORTED_SAME.match(found.group("clause")) is None
+    if found is None or not found.group("reporter").strip():
+        return None
+    if _SPEAKER_REPORTS.search(found.group("reporter")):
+        # "As I said, I live in Leeds now": the speaker's own words.
+        return None
+    clause = found.group("clause")
+    if _SPEAKER_AGAIN.match(clause):
+        return None
+    if _REPORTER_AGAIN.match(clause):
+        return found.group("reporter").strip()
+    return clause
 
 
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
@@ -658,7 +687,7 @@ __all__ = [
     "one_of_several",
     "person_words",
     "present_state",
-    "reports_someone_else",
+    "reported_about",
     "split_items",
     "strip_speaker",
     "subject_words",

@@ -58,7 +58,7 @@ from adk_memory.extraction.cues import (
     negates,
     person_words,
     present_state,
-    reports_someone_else,
+    reported_about,
     split_items,
     strip_speaker,
     subject_words,
@@ -183,10 +183,17 @@ def _same_person(newer: str, older: str, *, naming: bool = False) -> bool:
     With `naming`, a statement of the speaker's that names the state's person is about them
     too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"): enough to
     order two answers, not to displace one ("I moved out, mum stayed in Swansea")."""
-    if reports_someone_else(newer):
-        # "My sister said her friend just moved to Galway" is the friend's news.
-        return False
-    who_new, who_old = subject_words(newer, possessed=True), subject_words(older)
+    who_old = subject_words(older)
+    about = reported_about(newer)
+    if about is not None:
+        # A report is about whom it reports on, never the speaker: "Tom told me he's at
+        # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
+        return (
+            bool(who_old)
+            and THIRD_PERSON not in who_old
+            and who_old <= person_words(about) | subject_words(about, possessed=True)
+        )
+    who_new = subject_words(newer, possessed=True)
     if not who_new:
         return not who_old or (
             naming and THIRD_PERSON not in who_old and who_old <= person_words(newer)

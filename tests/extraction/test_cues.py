@@ -15,6 +15,7 @@ from adk_memory.extraction.cues import (
     one_of_several,
     person_words,
     present_state,
+    reported_about,
     split_items,
     strip_speaker,
     subject_words,
@@ -228,3 +229,21 @@ def test_a_hedge_keeps_a_statement_about_now() -> None:
     assert cues("so pescatarian now I guess").hedged
     for maybe in ("I think I might move.", "Probably moving to Leeds?"):
         assert not cues(maybe).hedged, maybe
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("Tom told me he's at Google now.", "Tom"),
+        ("My boss was telling me she's leaving in May.", "My boss"),
+        ("My sister said her friend just moved to Galway.", "her friend just moved to Galway."),
+        ("Apparently Tom moved to Leeds.", "Tom moved to Leeds."),
+        ("I heard Dana got the job at Stripe.", "Dana got the job at Stripe."),
+        # The speaker's own news, or the speaker's own words: no one else's.
+        ("The doctor said I'm no longer diabetic.", None),
+        ("As I said, I live in Leeds now.", None),
+        ("I live in Leeds.", None),
+    ],
+)
+def test_reported_news_is_about_whom_it_reports(text: str, about: str | None) -> None:
+    assert reported_about(text) == about
