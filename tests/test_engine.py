@@ -490,6 +490,20 @@ async def test_reported_news_of_someone_else_changes_nothing(
     assert kept.latest is not False
 
 
+async def test_a_name_given_elsewhere_ties_an_update_to_its_relation(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    await _say(engine, clock, "My sister Priya is a nurse.")
+    oslo = await _say(engine, clock, "My sister lives in Oslo.")
+    await _say(engine, clock, "My shoe size is 42.")
+    bergen = await _say(engine, clock, "Priya moved to Bergen last month.", days=30)
+    ranked = await engine.recall(ALICE, "Where does my sister live?", top_k=5)
+    assert ranked[0].record.id == bergen.id
+    # Still recalled, never deleted: marked as the earlier value.
+    [earlier] = [m for m in ranked if m.record.id == oslo.id]
+    assert earlier.latest is False
+
+
 async def test_someone_elses_news_filed_apart_by_the_extractor_stays_below(
     engine: MemoryEngine, clock: FixedClock
 ) -> None:

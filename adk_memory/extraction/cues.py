@@ -583,6 +583,28 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
 
 
 _RELATION_WORD = _Lazy(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
+#: "my sister Priya", "my son, Ben,", "my boss is called Kenji", "Priya, my sister".
+_NAMED_RELATION = _Lazy(
+    rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})(?:'s name is|,)?\s+"
+    r"(?:is\s+(?:called\s+|named\s+)?|(?:called|named)\s+)?(?P<name>(?-i:[A-Z][a-z]+))\b"
+    rf"|\b(?P<name2>(?-i:[A-Z][a-z]+)),\s+(?:my|our)\s+{_ADJECTIVES}(?P<who2>{RELATION_NOUNS})\b",
+    re.IGNORECASE,
+)
+
+
+@_remembered
+def relation_names(text: str) -> tuple[tuple[str, str], ...]:
+    """Who the speaker names and how they relate, as (name, relation) in lower case, kin
+    terms folded ("My sister Priya is a nurse" → ("priya", "sister"); "Ben, my son, starts
+    school" → ("ben", "son"))."""
+    found = []
+    for match in _NAMED_RELATION.finditer(text):
+        name = match.group("name") or match.group("name2")
+        who = match.group("who") or match.group("who2")
+        if name.lower() not in _OPENERS and name not in ("I",):
+            for relation in person_words(who):
+                found.append((name.lower(), relation))
+    return tuple(dict.fromkeys(found))
 
 
 def is_relation(word: str) -> bool:
@@ -687,6 +709,7 @@ __all__ = [
     "one_of_several",
     "person_words",
     "present_state",
+    "relation_names",
     "reported_about",
     "split_items",
     "strip_speaker",

@@ -42,7 +42,7 @@ which one holds now. Pure functions: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -54,10 +54,12 @@ from adk_memory.extraction.cues import (
     begins_lasting,
     cues,
     ends,
+    is_relation,
     lasting_change,
     negates,
     person_words,
     present_state,
+    relation_names,
     reported_about,
     split_items,
     strip_speaker,
@@ -172,7 +174,21 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(w for w in person_words(text) if "'" not in w and len(w) > 2)
 
 
-def _same_person(newer: str, older: str, *, naming: bool = False) -> bool:
+def _known_as(who: frozenset[str], aliases: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """`who` with the names and relations the speaker gave them elsewhere: a named person
+    gains their relation ("priya" → "sister"); a relation alone gains its names."""
+    named = [w for w in who if w in aliases and not is_relation(w)]
+    sources = named or [w for w in who if w in aliases]
+    return who.union(*(aliases[w] for w in sources))
+
+
+def _same_person(
+    newer: str,
+    older: str,
+    *,
+    naming: bool = False,
+    aliases: Mapping[str, frozenset[str]] | None = None,
+) -> bool:
     """Whether a change statement and a state are about the same person: both about the
     speaker; or the state is about someone and the change names them or says "she", "he",
     "they" ("Ravi left Google" after "My best friend Ravi works at Google"; "She moved to
@@ -182,7 +198,10 @@ def _same_person(newer: str, older: str, *, naming: bool = False) -> bool:
 
     With `naming`, a statement of the speaker's that names the state's person is about them
     too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"): enough to
-    order two answers, not to displace one ("I moved out, mum stayed in Swansea")."""
+    order two answers, not to displace one ("I moved out, mum stayed in Swansea").
+
+    `aliases` (`_Reading.aliases`) join a name to the relation it was given elsewhere:
+    "Priya moved to Leeds" is about "my sister" once "My sister Priya" was said."""
     who_old = subject_words(older)
     about = reported_about(newer)
     if about is not None:
@@ -199,7 +218,9 @@ def _same_person(newer: str, older: str, *, naming: bool = False) -> bool:
             naming and THIRD_PERSON not in who_old and who_old <= person_words(newer)
         )
     if who_old:
-        return who_new == {THIRD_PERSON} or who_new <= who_old
+        if who_new == {THIRD_PERSON} or who_new <= who_old:
+            return True
+        return aliases is not None and _known_as(who_new, aliases) <= _known_as(who_old, aliases)
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
 
 
@@ -236,6 +257,14 @@ class _Reading:
             for found, body in zip(read, self.bodies, strict=True)
         ]
         self.planned = [found.planned for found in read]
+        #: The names the speaker gave their people in any recalled memory ("My sister Priya
+        #: is a nurse": "priya" ↔ "sister").
+        aliases: dict[str, set[str]] = {}
+        for body in self.bodies:
+            for name, relation in relation_names(body):
+                aliases.setdefault(name, set()).add(relation)
+                aliases.setdefault(relation, set()).add(name)
+        self.aliases = {word: frozenset(known) for word, known in aliases.items()}
         self.says_change = [lasting_change(body) for body in self.bodies]
         #: Names and numbers each memory states ("MacBook", "40"), in lower case.
         self.values = [_values(body) for body in self.bodies]
@@ -340,7 +369,7 @@ def _displaces(
         # Two different one-at-a-time slots answer two questions.
         return None
     new_text, old_text = reading.bodies[n], reading.bodies[o]
-    if not reading.states[o] or not _same_person(new_text, old_text):
+    if not reading.states[o] or not _same_person(new_text, old_text, aliases=reading.aliases):
         return None
     if reading.says_change[n]:
         if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
@@ -527,7 +556,7 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
         # The extractor filed them apart and the earlier is the speaker's: trust it ("My
         # flatmate is learning Italian, keeps practising on me" is not "I'm learning German").
         return False
-    return _same_person(reading.bodies[n], reading.bodies[o], naming=True)
+    return _same_person(reading.bodies[n], reading.bodies[o], naming=True, aliases=reading.aliases)
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:

@@ -15,6 +15,7 @@ from adk_memory.extraction.cues import (
     one_of_several,
     person_words,
     present_state,
+    relation_names,
     reported_about,
     split_items,
     strip_speaker,
@@ -247,3 +248,12 @@ def test_a_hedge_keeps_a_statement_about_now() -> None:
 )
 def test_reported_news_is_about_whom_it_reports(text: str, about: str | None) -> None:
     assert reported_about(text) == about
+
+
+def test_relation_names_are_who_the_speaker_names_and_how_they_relate() -> None:
+    assert relation_names("My sister Priya is a nurse.") == (("priya", "sister"),)
+    assert relation_names("Ben, my son, starts school.") == (("ben", "son"),)
+    assert relation_names("My mum's name is Ann.") == (("ann", "mother"),)
+    # Someone else's relation is not the speaker's.
+    assert relation_names("I met my friend Tom and his wife Ana.") == (("tom", "friend"),)
+    assert relation_names("My mum is great.") == ()
