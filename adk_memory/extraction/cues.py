@@ -235,53 +235,6 @@ _ACQUIRED = _Lazy(r"^\W*(?:my|our)\s+(?:brand[- ])?new\b", re.IGNORECASE)
 _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
 #: "She moved to Bergen": someone already spoken of.
 _PRONOUN_SUBJECT = _Lazy(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
-#: "My sister said her friend just moved to Galway": someone's report, and what it reports.
-_REPORTED = _Lazy(
-    r"^(?P<reporter>.*?)\b(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
-    r"(?:was|is|were|are|keeps?|kept) (?:saying|telling (?:me|us))|mentioned|mentions|"
-    r"reckons|thinks|claims|insists|swears|announced|texted(?: me)?(?: to say)?|"
-    r"messaged(?: me)?|emailed(?: me)?|heard)(?:\s+that)?[,:]?\s+(?P<clause>\w.*)$",
-    re.IGNORECASE,
-)
-#: Hearsay without a reporter ("Apparently Tom moved to Leeds", "I heard Dana got the
-#: job", "According to Mum, the house sold"): the clause says whose news it is.
-_HEARSAY = _Lazy(
-    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) (?:heard|hear|read)(?: from [^,]+?)?"
-    r"(?: that)?)[,:]?\s+(?P<clause>\w.*)$",
-    re.IGNORECASE,
-)
-#: A reported clause about the reporter ("she's moving", "they're at Google now").
-_REPORTER_AGAIN = _Lazy(r"^(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
-#: The speaker as the reporter ("As I said", "we told them").
-_SPEAKER_REPORTS = _Lazy(r"\b(?:i|we)\s*$", re.IGNORECASE)
-#: A reported clause about the speaker ("I'm no longer diabetic", "we got the flat").
-_SPEAKER_AGAIN = _Lazy(r"^(?:i|we)(?:'s|'re|'ve|'d|'ll|'m)?\b", re.IGNORECASE)
-
-
-def reported_about(text: str) -> str | None:
-    """Whose news `text` reports when it reports someone else's: the reporter when the
-    report goes on about them ("Tom told me he's at Google now" → "Tom"), else the clause's
-    own subject ("My sister said her friend just moved to Galway" → "her friend just moved
-    to Galway"). None when `text` reports nothing, or the speaker's own news ("The doctor
-    said I'm no longer diabetic")."""
-    hearsay = _HEARSAY.match(text)
-    if hearsay is not None:
-        clause = hearsay.group("clause")
-        return None if _SPEAKER_AGAIN.match(clause) else clause
-    found = _REPORTED.search(text)
-    if found is None or not found.group("reporter").strip():
-        return None
-    if _SPEAKER_REPORTS.search(found.group("reporter")):
-        # "As I said, I live in Leeds now": the speaker's own words.
-        return None
-    clause = found.group("clause")
-    if _SPEAKER_AGAIN.match(clause):
-        return None
-    if _REPORTER_AGAIN.match(clause):
-        return found.group("reporter").strip()
-    return clause
-
-
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
 #: "Ravi left Google": a capitalised first word, then a word in lower case.
@@ -385,6 +338,54 @@ def begins_lasting(text: str) -> bool:
     starting at the library this afternoon" may be one shift)."""
     found = cues(text)
     return not (found.hypothetical or found.past) and _BEGINNING.search(text) is not None
+
+
+#: "My sister said her friend just moved to Galway": someone's report, and what it reports.
+_REPORTED = _Lazy(
+    r"^(?P<reporter>.*?)\b(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
+    r"(?:was|is|were|are|keeps?|kept) (?:saying|telling (?:me|us))|mentioned|mentions|"
+    r"reckons|thinks|claims|insists|swears|announced|texted(?: me)?(?: to say)?|"
+    r"messaged(?: me)?|emailed(?: me)?|heard)(?:\s+that)?[,:]?\s+(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
+#: Hearsay without a reporter ("Apparently Tom moved to Leeds", "I heard Dana got the
+#: job", "According to Mum, the house sold"): the clause says whose news it is.
+_HEARSAY = _Lazy(
+    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) (?:heard|hear|read)(?: from [^,]+?)?"
+    r"(?: that)?)[,:]?\s+(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
+#: A reported clause about the reporter ("she's moving", "they're at Google now").
+_REPORTER_AGAIN = _Lazy(r"^(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+#: The speaker as the reporter ("As I said", "we told them").
+_SPEAKER_REPORTS = _Lazy(r"\b(?:i|we)\s*$", re.IGNORECASE)
+#: A reported clause about the speaker ("I'm no longer diabetic", "we got the flat").
+_SPEAKER_AGAIN = _Lazy(r"^(?:i|we)(?:'s|'re|'ve|'d|'ll|'m)?\b", re.IGNORECASE)
+
+
+@_remembered
+def reported_about(text: str) -> str | None:
+    """Whose news `text` reports when it reports someone else's: the reporter when the
+    report goes on about them ("Tom told me he's at Google now" → "Tom"), else the clause's
+    own subject ("My sister said her friend just moved to Galway" → "her friend just moved
+    to Galway"). None when `text` reports nothing, or the speaker's own news ("The doctor
+    said I'm no longer diabetic")."""
+    hearsay = _HEARSAY.match(text)
+    if hearsay is not None:
+        clause = hearsay.group("clause")
+        return None if _SPEAKER_AGAIN.match(clause) else clause
+    found = _REPORTED.search(text)
+    if found is None or not found.group("reporter").strip():
+        return None
+    if _SPEAKER_REPORTS.search(found.group("reporter")):
+        # "As I said, I live in Leeds now": the speaker's own words.
+        return None
+    clause = found.group("clause")
+    if _SPEAKER_AGAIN.match(clause):
+        return None
+    if _REPORTER_AGAIN.match(clause):
+        return found.group("reporter").strip()
+    return clause
 
 
 #: The label the local extractor puts before a statement ("User: ", 'User (asked "…"): ').
