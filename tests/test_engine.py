@@ -6,7 +6,7 @@ import pytest
 
 from adk_memory.engine import MemoryEngine
 from adk_memory.errors import InvalidInputError, NotFoundError
-from adk_memory.model import Decision, InputEvent, Scope, Status
+from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory, Status
 from tests.helpers import T0, FixedClock
 
 ALICE = Scope(app_name="app", user_id="alice")
@@ -16,6 +16,17 @@ BOB = Scope(app_name="app", user_id="bob")
 async def _say(engine: MemoryEngine, clock: FixedClock, text: str, days: float = 1):
     clock.advance(days)
     return await engine.remember(ALICE, text)
+
+
+async def _later(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str, days: float = 40
+) -> tuple[list[ScoredMemory], str, str]:
+    """`before`, an unrelated fact, `after` `days` later; the top 5 for `probe` and the ids
+    of `before` and `after`."""
+    first = await _say(engine, clock, before)
+    await _say(engine, clock, "My shoe size is 42.", days=1)
+    second = await _say(engine, clock, after, days=days)
+    return await engine.recall(ALICE, probe, top_k=5), first.id, second.id
 
 
 @pytest.mark.parametrize(
@@ -372,12 +383,9 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
 async def test_a_later_answer_to_the_same_question_comes_first_unmarked(
     engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
 ) -> None:
-    first = await _say(engine, clock, before)
-    await _say(engine, clock, "My shoe size is 42.", days=1)
-    second = await _say(engine, clock, after, days=40)
-    ranked = await engine.recall(ALICE, probe, top_k=5)
-    assert ranked[0].record.id == second.id
-    [kept] = [m for m in ranked if m.record.id == first.id]
+    ranked, first, second = await _later(engine, clock, before, after, probe)
+    assert ranked[0].record.id == second
+    [kept] = [m for m in ranked if m.record.id == first]
     assert kept.latest is None and ranked[0].latest is None
     assert ranked.index(kept) == 1
 
@@ -459,12 +467,9 @@ async def test_ending_the_only_value_still_supersedes_it(
 async def test_later_answers_in_more_phrasings_come_first(
     engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
 ) -> None:
-    first = await _say(engine, clock, before)
-    await _say(engine, clock, "My shoe size is 42.", days=1)
-    second = await _say(engine, clock, after, days=40)
-    ranked = await engine.recall(ALICE, probe, top_k=5)
-    assert ranked[0].record.id == second.id
-    assert first.id in {m.record.id for m in ranked}
+    ranked, first, second = await _later(engine, clock, before, after, probe)
+    assert ranked[0].record.id == second
+    assert first in {m.record.id for m in ranked}
 
 
 @pytest.mark.parametrize(
@@ -481,12 +486,9 @@ async def test_later_answers_in_more_phrasings_come_first(
 async def test_reported_news_of_someone_else_changes_nothing(
     engine: MemoryEngine, clock: FixedClock, state: str, report: str, probe: str
 ) -> None:
-    first = await _say(engine, clock, state)
-    await _say(engine, clock, "My shoe size is 42.", days=1)
-    await _say(engine, clock, report, days=30)
-    assert (await engine.get(first.id)).status is Status.ACTIVE
-    ranked = await engine.recall(ALICE, probe, top_k=5)
-    [kept] = [m for m in ranked if m.record.id == first.id]
+    ranked, first, _ = await _later(engine, clock, state, report, probe, days=30)
+    assert (await engine.get(first)).status is Status.ACTIVE
+    [kept] = [m for m in ranked if m.record.id == first]
     assert kept.latest is not False
 
 
