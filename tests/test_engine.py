@@ -436,6 +436,43 @@ async def test_ending_one_item_of_several_keeps_the_others(
     assert kept in still.record.text and still.latest is not False
 
 
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I play piano, guitar, and drums.", "I stopped playing drums."),
+        ("I have a car, a van, a motorbike.", "Sold the motorbike."),
+        ("I play tennis and squash at the club every week.", "I stopped playing tennis."),
+    ],
+)
+async def test_longer_lists_keep_their_other_items(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str
+) -> None:
+    first = await _say(engine, clock, before)
+    second = await _say(engine, clock, after, days=20)
+    assert first.id not in second.superseded
+    assert (await engine.get(first.id)).status is Status.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("state", "later"),
+    [
+        # What follows "not" is not what the sentence corrects.
+        ("My dentist is Dr Patel.", "Sorry, it's Dr Shah who retired, not Dr Patel."),
+        ("I work at Google.", "Sorry, the offsite is with Meta this year, not Google."),
+        # A move years back is history.
+        ("I live in Berlin.", "I moved to London fifteen years ago."),
+        ("I live in Berlin.", "I moved to London as a student about fifteen years ago."),
+    ],
+)
+async def test_look_alike_corrections_and_old_moves_supersede_nothing(
+    engine: MemoryEngine, clock: FixedClock, state: str, later: str
+) -> None:
+    first = await _say(engine, clock, state)
+    second = await _say(engine, clock, later, days=20)
+    assert second.decision is not Decision.REPLACE
+    assert (await engine.get(first.id)).status is Status.ACTIVE
+
+
 async def test_ending_the_only_value_still_supersedes_it(
     engine: MemoryEngine, clock: FixedClock
 ) -> None:

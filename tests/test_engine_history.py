@@ -65,6 +65,9 @@ async def test_a_move_dated_ago_supersedes_and_dates_the_new_home(
     result = await engine.ingest(ALICE, [_event(update, 30, "e2")])
     [outcome] = [o for o in result.outcomes if new in o.text]
     assert outcome.decision is Decision.REPLACE
+    # Dated when the move happened, weeks before it was said.
+    moved = await engine.get(outcome.id)
+    assert moved.valid_at <= T0 + timedelta(days=30 - 21)
     ranked = await engine.recall(ALICE, "Where do I live?", now=T0 + timedelta(days=31))
     assert new in ranked[0].record.text
 

@@ -91,7 +91,7 @@ _CHANGE_START = _Lazy(
 #: A plan: not a fact about the present, but a later plan stands in for an earlier one.
 _PLAN = _Lazy(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
 #: A hedge on a present statement ("It's pescatarian now, I guess"): still about now.
-_HEDGE = _Lazy(r"\b(?:i think|i guess|i suppose|probably|not sure)\b", re.IGNORECASE)
+_HEDGE = _Lazy(r"\b(?:i think|i guess|i suppose|probably)\b", re.IGNORECASE)
 #: A possibility, a plan, a wish or a suggestion: not a fact about the present.
 _HYPOTHETICAL = _Lazy(
     r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
@@ -106,7 +106,7 @@ _HYPOTHETICAL = _Lazy(
 #: and "second-hand" add nothing.
 _ADDITIVE = _Lazy(
     r"\b(?:also|too|as well|either|another|"
-    r"(?<!each )(?<!every )(?<!one )other(?! (?:day|night|week|weekend|morning|evening|"
+    r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
     r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
     r"(?<!for a )second(?![- ]?hand)|extra)\b",
     re.IGNORECASE,
@@ -118,15 +118,21 @@ _PAST = _Lazy(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
-#: "Started eating fish again a few weeks ago", "I moved to Munich three weeks ago": "ago"
-#: dates the start of what holds now. An ending is no start ("I sold my car two years ago"
-#: says nothing of the car bought since).
+#: "Started eating fish again a few weeks ago", "I moved to Munich three weeks ago": a
+#: recent "ago" dates the start of what holds now. Years back it is history ("I moved to
+#: London fifteen years ago"), and an ending is no start ("I sold my car a month ago" says
+#: nothing of the car bought since).
+_RECENTLY = (
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|"
+    r"a couple of|several) (?:days?|weeks?|months?) ago"
+)
 _STARTED_AGO = _Lazy(
     r"\b(?:started|began|begun|took up|joined|moved|relocated|switched|changed|transferred|"
-    r"converted|became|married|got (?:married|engaged|divorced)|adopted|signed up)\b"
-    r"[^.;!?]{0,60}\bago\b",
+    rf"converted|became|got married|got engaged|married|adopted|signed up)\b"
+    rf"[^.;!?]{{0,60}}?\b{_RECENTLY}\b",
     re.I,
 )
+_RECENT_AGO = _Lazy(rf"\b{_RECENTLY}\b", re.I)
 #: Wording that says a value changed (the update may name neither old nor new value).
 _CHANGE = _Lazy(
     r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
@@ -169,8 +175,9 @@ _DISPLACE = [
         # A correction sets the right value against the wrong one: "actually it's the 14th,
         # not the 12th". Without the copula it may end only part of a value ("Actually I'm
         # not into horror any more" after "I love horror and sci-fi").
-        rf"\b(?:actually|sorry|correction|i meant|i mean|my mistake|typo)\b[^.;!?]*?"
-        rf"\b(?:it's|it is|that's|is|was)\b[^.;!?]*?,? not {_NP}{_NP_END}",
+        rf"^\W*(?:actually|sorry|correction|i meant|my mistake|typo)\W+"
+        rf"(?:it's|it is|that's|it was|its)\s+(?:(?!\b(?:who|that|which)\b)[^,.;!?]){{1,40}}?"
+        rf",?\s+not {_NP}{_NP_END}",
     )
 ]
 #: What trails a displaced value without being part of it ("Python anymore").
@@ -228,9 +235,13 @@ _DESCRIBED = _Lazy(
     r"(?!\s+\w+ing\b)",
     re.IGNORECASE,
 )
-#: "My new ThinkPad arrived": something the speaker just got, a fact of the speaker's (a
-#: named thing, "My ThinkPad died", is one too).
-_ACQUIRED = _Lazy(r"^\W*(?:my|our)\s+(?:brand[- ])?new\b", re.IGNORECASE)
+#: "My new ThinkPad arrived": something the speaker just got, a fact of the speaker's ("My
+#: new landlord moved to Spain" is the landlord's).
+_ACQUIRED = _Lazy(
+    r"^\W*(?:my|our)\s+(?:brand[- ])?new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:just\s+|finally\s+)?"
+    r"(?:arrived|came|turned up|showed up|got delivered|was delivered|is here)\b",
+    re.IGNORECASE,
+)
 #: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
 _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
 #: "She moved to Bergen": someone already spoken of.
@@ -298,7 +309,10 @@ def cues(text: str) -> Cues:
     temporary = bool(_TEMPORARY.search(text)) and not _CHANGE_START.search(text)
     question = text.rstrip().endswith("?")
     hypothetical = bool(_HYPOTHETICAL.search(text)) or question
-    past = bool(_PAST.search(text)) and not _STARTED_AGO.search(text)
+    # A recent start dated by "ago" is no past, unless the past is said otherwise too
+    # ("when I was a student").
+    started = _STARTED_AGO.search(text) is not None
+    past = _PAST.search(_RECENT_AGO.sub(" ", text) if started else text) is not None
 
     def only_by(words: _Lazy) -> bool:
         """Hypothetical through `words` alone, about no passing moment or the past."""
@@ -325,7 +339,7 @@ def cues(text: str) -> Cues:
 _BEGINNING = _Lazy(
     r"\b(?:first (?:day|week|month|shift|standup|stand-up|lesson|class|session|meeting|"
     r"practice|rehearsal|appointment|morning)|(?:my|our) (?:brand[- ])?new|"
-    r"(?:start|starts|started|starting|began|begun|joined|joining) (?:at|with)\b)",
+    r"(?:start|starts|started|starting|began|begun|joined|joining) at\b)",
     re.IGNORECASE,
 )
 
@@ -351,16 +365,19 @@ _REPORTED = _Lazy(
 #: Hearsay without a reporter ("Apparently Tom moved to Leeds", "I heard Dana got the
 #: job", "According to Mum, the house sold"): the clause says whose news it is.
 _HEARSAY = _Lazy(
-    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) (?:heard|hear|read)(?: from [^,]+?)?"
-    r"(?: that)?)[,:]?\s+(?P<clause>\w.*)$",
+    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) heard(?: that)?)[,:]?\s+"
+    r"(?=(?-i:[A-Z])|(?:my|our|the|his|her|their)\b)(?P<clause>\w.*)$",
     re.IGNORECASE,
 )
 #: A reported clause about the reporter ("she's moving", "they're at Google now").
 _REPORTER_AGAIN = _Lazy(r"^(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
-#: The speaker as the reporter ("As I said", "we told them").
-_SPEAKER_REPORTS = _Lazy(r"\b(?:i|we)\s*$", re.IGNORECASE)
-#: A reported clause about the speaker ("I'm no longer diabetic", "we got the flat").
-_SPEAKER_AGAIN = _Lazy(r"^(?:i|we)(?:'s|'re|'ve|'d|'ll|'m)?\b", re.IGNORECASE)
+#: The speaker in the reporter's part or the reported clause ("As I said", "Everyone says
+#: Berlin is great but I moved to Munich", "Google announced layoffs, so I'm at Meta now"):
+#: the speaker's own news.
+_SPEAKER_SAYS = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've)\b", re.IGNORECASE)
+#: Relations by gender, so "My sister said he moved" reports someone else.
+_FEMALE = frozenset("sister mother wife girlfriend daughter aunt niece grandmother fiancee".split())
+_MALE = frozenset("brother father husband boyfriend son uncle nephew grandfather fiance".split())
 
 
 @_remembered
@@ -373,18 +390,22 @@ def reported_about(text: str) -> str | None:
     hearsay = _HEARSAY.match(text)
     if hearsay is not None:
         clause = hearsay.group("clause")
-        return None if _SPEAKER_AGAIN.match(clause) else clause
+        return None if _SPEAKER_SAYS.search(clause) else clause
     found = _REPORTED.search(text)
     if found is None or not found.group("reporter").strip():
         return None
-    if _SPEAKER_REPORTS.search(found.group("reporter")):
-        # "As I said, I live in Leeds now": the speaker's own words.
+    reporter, clause = found.group("reporter").strip(), found.group("clause")
+    if _SPEAKER_SAYS.search(reporter) or _SPEAKER_SAYS.search(clause):
         return None
-    clause = found.group("clause")
-    if _SPEAKER_AGAIN.match(clause):
-        return None
-    if _REPORTER_AGAIN.match(clause):
-        return found.group("reporter").strip()
+    again = _REPORTER_AGAIN.match(clause)
+    if again is not None:
+        pronoun, who = again.group(0).lower(), person_words(reporter)
+        if (pronoun.startswith("he") and who & _FEMALE) or (
+            pronoun.startswith("she") and who & _MALE
+        ):
+            # "My sister said he moved to Bergen": someone else again.
+            return clause
+        return reporter
     return clause
 
 
@@ -493,20 +514,40 @@ _CLAUSE_WORDS = frozenset(
     "i i'm i've i'd it it's its we we're they they're she she's he he's me us them him her "
     "is am are was were has have had that which who this there so but".split()
 )
-#: What may open an item of a list ("and at a pub", "and an iPad").
-_ITEM_OPENING = r"(?:(?:at|in|on|with|for|from|to)\s+)?(?:(?:a|an|the|my|our|some)\s+)?"
+#: What may open an item of a list ("and at a pub", "and an iPad", "and two cats").
+_ITEM_OPENING = (
+    r"(?:(?:at|in|on|with|for|from|to)\s+)?"
+    r"(?:(?:a|an|the|my|our|some|two|three|four|five|\d+)\s+)?"
+)
 _ITEM = r"[\w+#.'-]+(?:\s+[\w+#.'-]+){0,3}?"
+#: Where an item ends: a separator, the sentence's end, or a phrase about it ("tennis and
+#: squash at the club every week").
+_ITEM_END = (
+    r"(?=$|[,.;:!?&/)]|\s(?:and|or|plus)\b|"
+    r"\s(?:at|in|on|for|with|from|every|each|most|when|since|too|as well|is|are|was|were)\b)"
+)
 #: An item after the value: up to four words to the next separator or the sentence's end.
 _NEXT_ITEM = _Lazy(
-    rf"\s*(?:{_LIST_SEPARATOR}\s*{_ITEM_OPENING}(?P<item>{_ITEM})\s*"
-    rf"(?=$|[,.;:!?&/)]|\s(?:and|or|plus)\b)"
+    rf"\s*(?:,?\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}(?P<item>{_ITEM})\s*{_ITEM_END}"
     rf"|,\s*{_ITEM_OPENING}(?P<listed>{_ITEM})\s*(?=,|\s(?:and|or|plus)\b))",
     re.IGNORECASE,
 )
+#: An item before the value, joined by a separator ("tennis and golf").
 _PREVIOUS_ITEM = _Lazy(
-    rf"(?P<item>[\w+#.'-]+)\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}$",
+    rf"(?<![\w+#.'-])(?P<item>[\w+#.'-]+)\s*,?\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}$",
     re.IGNORECASE,
 )
+#: Two items before the value, joined by commas: a list of three or more without "and"
+#: ("a car, a van, a motorbike"); one comma alone mostly opens an aside.
+_PREVIOUS_LISTED = _Lazy(
+    rf"(?<![\w+#.'-])[\w+#.'-]+\s*,\s*{_ITEM_OPENING}(?:[\w+#.'-]+\s+)?"
+    rf"(?P<item>[\w+#.'-]+)\s*,\s*{_ITEM_OPENING}$",
+    re.IGNORECASE,
+)
+#: How far before a value its list may begin, and how many mentions of it are read: a
+#: long pasted text must not cost time in proportion to its length squared.
+_LIST_REACH = 120
+_MENTIONS_READ = 20
 
 
 def one_of_several(value: str, text: str) -> bool:
@@ -515,9 +556,10 @@ def one_of_several(value: str, text: str) -> bool:
     the end of `value` leaves the others standing. A clause after it is no item ("I drive a
     VW Golf, it's ancient"). Read on the value's content words, as `ends` names it."""
     for word in content_words(value):
-        for found in re.finditer(
+        mentions = re.finditer(
             rf"(?<![\w+#]){re.escape(word)}(?:e?s)?(?![\w+#])", text, re.IGNORECASE
-        ):
+        )
+        for _, found in zip(range(_MENTIONS_READ), mentions, strict=False):
             if _listed(text, found.start(), found.end()):
                 return True
     return False
@@ -525,12 +567,15 @@ def one_of_several(value: str, text: str) -> bool:
 
 def _listed(text: str, start: int, end: int) -> bool:
     """Whether the words at text[start:end] are one item of a list."""
-    after = _NEXT_ITEM.match(text, end)
+    after = _NEXT_ITEM.match(text, end, min(len(text), end + _LIST_REACH))
     if after is not None:
         item = after.group("item") or after.group("listed")
         if not _CLAUSE_WORDS & {word.strip(".") for word in item.lower().split()}:
             return True
-    before = _PREVIOUS_ITEM.search(text, 0, start)
+    reach = max(0, start - _LIST_REACH)
+    before = _PREVIOUS_ITEM.search(text, reach, start) or _PREVIOUS_LISTED.search(
+        text, reach, start
+    )
     return before is not None and before.group("item").lower() not in _CLAUSE_WORDS
 
 
@@ -565,7 +610,6 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             and _FIRST_PERSON.search(rest) is None
             and not _DESCRIBED.match(rest)
             and not _ACQUIRED.match(text)
-            and not match.group("what")[0].isupper()
         ):
             return frozenset({_singular(match.group("what").lower())})
         return frozenset()
@@ -584,27 +628,34 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
 
 
 _RELATION_WORD = _Lazy(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
-#: "my sister Priya", "my son, Ben,", "my boss is called Kenji", "Priya, my sister".
+#: "my sister Priya", "my son, Ben,", "my boss is called Kenji", "Priya, my sister",
+#: "my colleague Dr Shah". "My mum is French" names no one.
+_TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
 _NAMED_RELATION = _Lazy(
-    rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})(?:'s name is|,)?\s+"
-    r"(?:is\s+(?:called\s+|named\s+)?|(?:called|named)\s+)?(?P<name>(?-i:[A-Z][a-z]+))\b"
-    rf"|\b(?P<name2>(?-i:[A-Z][a-z]+)),\s+(?:my|our)\s+{_ADJECTIVES}(?P<who2>{RELATION_NOUNS})\b",
+    rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})"
+    rf"(?:'s name is\s+|\s+(?:is called|is named|called|named)\s+|\s+|,\s+(?=\S+,))"
+    rf"{_TITLE}(?P<name>(?-i:[A-Z][a-z]+))\b(?!')"
+    rf"|\b(?!(?:hi|hey|hello|thanks|yes|no|ok|okay|dear)\b)(?P<name2>(?-i:[A-Z][a-z]+)),\s+"
+    rf"(?:my|our)\s+{_ADJECTIVES}(?P<who2>{RELATION_NOUNS})\b",
     re.IGNORECASE,
 )
+#: Capitalised words that open or greet, never a name ("Hi, my brother Tom").
+_NOT_NAMES = frozenset("hi hey hello thanks yes no ok okay dear".split())
 
 
 @_remembered
 def relation_names(text: str) -> tuple[tuple[str, str], ...]:
     """Who the speaker names and how they relate, as (name, relation) in lower case, kin
-    terms folded ("My sister Priya is a nurse" → ("priya", "sister"); "Ben, my son, starts
-    school" → ("ben", "son"))."""
+    terms folded and a relation of several words read by its head ("My sister Priya is a
+    nurse" → ("priya", "sister"); "Ben, my son, starts school" → ("ben", "son"); "my team
+    lead Kenji" → ("kenji", "lead"))."""
     found = []
     for match in _NAMED_RELATION.finditer(text):
-        name = match.group("name") or match.group("name2")
-        who = match.group("who") or match.group("who2")
-        if name.lower() not in _OPENERS and name not in ("I",):
-            for relation in person_words(who):
-                found.append((name.lower(), relation))
+        name = (match.group("name") or match.group("name2")).lower()
+        head = (match.group("who") or match.group("who2")).split()[-1].lower()
+        if name in _OPENERS or name in _NOT_NAMES:
+            continue
+        found.append((name, _KIN.get(head, head)))
     return tuple(dict.fromkeys(found))
 
 

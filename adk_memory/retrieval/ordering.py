@@ -53,11 +53,13 @@ from pydantic import BaseModel, Field
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
     begins_lasting,
+    content_words,
     cues,
     ends,
     is_relation,
     lasting_change,
     negates,
+    one_of_several,
     person_words,
     present_state,
     relation_names,
@@ -155,6 +157,24 @@ _NAMES_ROLE = re.compile(
 )
 
 
+def _names_nothing(word: str) -> bool:
+    """Whether a capitalised word opening "X is my …" is a common word, not who fills the
+    role ("Today is my first day", "Mum is my rock", "Work is my priority now")."""
+    lowered = word.lower()
+    return (
+        lowered in _COMMON_OPENINGS
+        or word in _NOT_VALUES
+        or any(is_relation(w) for w in person_words(lowered))
+    )
+
+
+#: Capitalised words that open "X is my …" without naming anyone.
+_COMMON_OPENINGS = frozenset(
+    "today tonight tomorrow yesterday this that it everything nothing work home life family "
+    "health money music food sport running football coffee tea".split()
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def _values(text: str) -> frozenset[str]:
     """The names and numbers `text` states, in lower case; an abbreviation's full stop ends
@@ -162,7 +182,8 @@ def _values(text: str) -> frozenset[str]:
     query."""
     masked = mask(text)
     found = [unmask(v) for v in _VALUE.findall(masked)]
-    if (role := _NAMES_ROLE.match(text)) is not None:
+    role = _NAMES_ROLE.match(text)
+    if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))
     return frozenset(
         v.lower().rstrip(".,:-").removesuffix("'s")
@@ -375,8 +396,12 @@ def _displaces(
     if not reading.states[o] or not _same_person(new_text, old_text, aliases=reading.aliases):
         return None
     if reading.says_change[n]:
-        if negates(new_text) and len(split_items(old_text, commas=False)) > 1:
-            # "I don't listen to classical any more" ends one of "jazz and classical".
+        if negates(new_text) and (
+            len(split_items(old_text, commas=False)) > 1
+            or any(one_of_several(word, old_text) for word in content_words(new_text))
+        ):
+            # "I don't listen to classical any more" ends one of "jazz and classical"; "I
+            # don't speak German any more" one of "English, French, German".
             return None
         return n
     return n if ends(new_text, old_text) else None
