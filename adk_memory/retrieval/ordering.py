@@ -271,11 +271,10 @@ class _Reading:
         self.stated = [_stated(m) for m in ranked]
         read = [cues(body) for body in self.bodies]
         self.additive = [found.additive for found in read]
-        #: Says something lasting: not a passing moment, a maybe or the past.
-        self.lasting = [found.lasting for found in read]
-        #: May stand in for an earlier answer: lasting, hedged but about now ("pescatarian
-        #: now, I guess"), the start of something lasting whatever time word dates it
-        #: ("First day at St James's today"), or a plan (read against an earlier plan only).
+        #: May stand in for an earlier answer: lasting (not a passing moment, a maybe or the
+        #: past), hedged but about now ("pescatarian now, I guess"), or the start of
+        #: something lasting whatever time word dates it ("First day at St James's today").
+        #: A plan may stand in for an earlier plan only (`planned`).
         self.current = [
             found.lasting or found.hedged or begins_lasting(body)
             for found, body in zip(read, self.bodies, strict=True)
