@@ -42,12 +42,17 @@ _FILLER = re.compile(
     r"honestly|now|these days|lately|recently|just so you know|fyi|hey|hi|um)[,!]?\s+)+",
     re.I,
 )
+#: How many days, weeks, months or years ago ("three", "a few", "12").
+_COUNT = (
+    r"\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve"
+)
 _TRAILING = re.compile(
     r"\s*(?:,?\s*(?:(?:as of|since|from|starting) )?(?:now|these days|nowadays|anymore|"
     r"any more|lately|recently|at the moment|currently|for now|though|too|"
     r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
-    r"(?:\d+|a|an|one|two|three|four|five|six) (?:days?|weeks?|months?|years?) ago|"
+    rf"(?:{_COUNT}) (?:days?|weeks?|months?|years?) ago|"
     r"in (?:19|20)\d\d)\b)+\s*[.!]*$",
     re.I,
 )
@@ -292,10 +297,15 @@ _PATTERNS = [
 
 _RELATIVE = re.compile(
     r"\b(?:(?P<yesterday>yesterday)|last (?P<unit1>week|month|year|weekend)|"
-    r"(?P<n>\d+|a|an|one|two|three|four|five|six) (?P<unit2>day|week|month|year)s? ago)\b",
+    rf"(?P<n>{_COUNT}) (?P<unit2>day|week|month|year)s? ago)\b",
     re.I,
 )
-_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_NUM = {
+    **{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6},
+    **{"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12},
+    # Vague counts, read as their usual size ("a few weeks ago": about three).
+    **{"a couple of": 2, "a few": 3, "several": 3},
+}
 _DAYS = {"day": 1, "week": 7, "weekend": 7, "month": 30, "year": 365}
 
 

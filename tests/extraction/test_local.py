@@ -248,3 +248,20 @@ async def test_a_change_and_its_new_value_are_one_memory_in_the_persons_words() 
     )
     assert absorbed.replaces == "biscuit"
     assert absorbed.text == "User: We lost Biscuit in May. We adopted a greyhound named Pepper."
+
+
+@pytest.mark.parametrize(
+    ("said", "days_before"),
+    [
+        ("I moved to Munich a few weeks ago.", 21),
+        ("I relocated to Munich a couple of months ago.", 60),
+        ("I moved to Munich ten days ago.", 10),
+    ],
+)
+def test_a_move_dated_in_words_is_dated_and_its_value_kept_clean(
+    said: str, days_before: int
+) -> None:
+    event = InputEvent(author="user", text=said, timestamp=T0, session_id="s1")
+    [fact] = [f for f in LocalExtractor().extract_sync([event]) if f.predicate == "lives_in"]
+    assert fact.object == "Munich"
+    assert fact.valid_at == T0 - timedelta(days=days_before)
