@@ -122,10 +122,12 @@ _PAST = _Lazy(
 #: recent "ago" dates the start of what holds now. Years back it is history ("I moved to
 #: London fifteen years ago"), and an ending is no start ("I sold my car a month ago" says
 #: nothing of the car bought since).
-_RECENTLY = (
-    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few|"
-    r"a couple of|several) (?:days?|weeks?|months?) ago"
+#: How many days, weeks, months or years ("three", "a few", "12"), longest first.
+COUNT = (
+    r"\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve"
 )
+_RECENTLY = rf"(?:{COUNT}) (?:days?|weeks?|months?) ago"
 _STARTED_AGO = _Lazy(
     r"\b(?:started|began|begun|took up|joined|moved|relocated|switched|changed|transferred|"
     rf"converted|became|got married|got engaged|married|adopted|signed up)\b"
@@ -369,8 +371,6 @@ _HEARSAY = _Lazy(
     r"(?=(?-i:[A-Z])|(?:my|our|the|his|her|their)\b)(?P<clause>\w.*)$",
     re.IGNORECASE,
 )
-#: A reported clause about the reporter ("she's moving", "they're at Google now").
-_REPORTER_AGAIN = _Lazy(r"^(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: The speaker in the reporter's part or the reported clause ("As I said", "Everyone says
 #: Berlin is great but I moved to Munich", "Google announced layoffs, so I'm at Meta now"):
 #: the speaker's own news.
@@ -397,7 +397,8 @@ def reported_about(text: str) -> str | None:
     reporter, clause = found.group("reporter").strip(), found.group("clause")
     if _SPEAKER_SAYS.search(reporter) or _SPEAKER_SAYS.search(clause):
         return None
-    again = _REPORTER_AGAIN.match(clause)
+    # A clause that goes on with "he", "she" or "they" is about the reporter.
+    again = _PRONOUN_SUBJECT.match(clause)
     if again is not None:
         pronoun, who = again.group(0).lower(), person_words(reporter)
         if (pronoun.startswith("he") and who & _FEMALE) or (
@@ -495,13 +496,14 @@ def ends(text: str, state: str) -> bool:
     words = content_words(state)
     return any(
         gone <= words and not one_of_several(value, state)
-        for value, gone in zip(displaced(text), _displaced_words(text), strict=True)
+        for value, gone in _displaced_values(text)
     )
 
 
 @_remembered
-def _displaced_words(text: str) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(content_words(value)) for value in displaced(text))
+def _displaced_values(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """`displaced(text)`, each value with its content words."""
+    return tuple((value, frozenset(content_words(value))) for value in displaced(text))
 
 
 #: What joins two items of a list; a comma does only inside a list that "and" or "or"
@@ -628,6 +630,8 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
 
 
 _RELATION_WORD = _Lazy(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
+#: Capitalised words that open or greet, never a name ("Hi, my brother Tom").
+_NOT_NAMES = ("hi", "hey", "hello", "thanks", "yes", "no", "ok", "okay", "dear")
 #: "my sister Priya", "my son, Ben,", "my boss is called Kenji", "Priya, my sister",
 #: "my colleague Dr Shah". "My mum is French" names no one.
 _TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
@@ -635,12 +639,10 @@ _NAMED_RELATION = _Lazy(
     rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})"
     rf"(?:'s name is\s+|\s+(?:is called|is named|called|named)\s+|\s+|,\s+(?=\S+,))"
     rf"{_TITLE}(?P<name>(?-i:[A-Z][a-z]+))\b(?!')"
-    rf"|\b(?!(?:hi|hey|hello|thanks|yes|no|ok|okay|dear)\b)(?P<name2>(?-i:[A-Z][a-z]+)),\s+"
+    rf"|\b(?!(?:{'|'.join(_NOT_NAMES)})\b)(?P<name2>(?-i:[A-Z][a-z]+)),\s+"
     rf"(?:my|our)\s+{_ADJECTIVES}(?P<who2>{RELATION_NOUNS})\b",
     re.IGNORECASE,
 )
-#: Capitalised words that open or greet, never a name ("Hi, my brother Tom").
-_NOT_NAMES = frozenset("hi hey hello thanks yes no ok okay dear".split())
 
 
 @_remembered
@@ -745,6 +747,7 @@ def moved_thing(text: str) -> str | None:
 
 
 __all__ = [
+    "COUNT",
     "RELATION_NOUNS",
     "THIRD_PERSON",
     "Cues",

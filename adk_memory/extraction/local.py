@@ -19,7 +19,14 @@ from datetime import datetime, timedelta
 
 from adk_memory.extraction.base import ExtractionResult
 from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
-from adk_memory.extraction.cues import RELATION_NOUNS, arrived, cues, displaced, moved_thing
+from adk_memory.extraction.cues import (
+    COUNT,
+    RELATION_NOUNS,
+    arrived,
+    cues,
+    displaced,
+    moved_thing,
+)
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
@@ -42,17 +49,12 @@ _FILLER = re.compile(
     r"honestly|now|these days|lately|recently|just so you know|fyi|hey|hi|um)[,!]?\s+)+",
     re.I,
 )
-#: How many days, weeks, months or years ago ("three", "a few", "12").
-_COUNT = (
-    r"\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"eleven|twelve"
-)
 _TRAILING = re.compile(
     r"\s*(?:,?\s*(?:(?:as of|since|from|starting) )?(?:now|these days|nowadays|anymore|"
     r"any more|lately|recently|at the moment|currently|for now|though|too|"
     r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
-    rf"(?:{_COUNT}) (?:days?|weeks?|months?|years?) ago|"
+    rf"(?:{COUNT}) (?:days?|weeks?|months?|years?) ago|"
     r"in (?:19|20)\d\d)\b)+\s*[.!]*$",
     re.I,
 )
@@ -297,7 +299,7 @@ _PATTERNS = [
 
 _RELATIVE = re.compile(
     r"\b(?:(?P<yesterday>yesterday)|last (?P<unit1>week|month|year|weekend)|"
-    rf"(?P<n>{_COUNT}) (?P<unit2>day|week|month|year)s? ago)\b",
+    rf"(?P<n>{COUNT}) (?P<unit2>day|week|month|year)s? ago)\b",
     re.I,
 )
 _NUM = {
