@@ -250,8 +250,17 @@ _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])"
 _PRONOUN_SUBJECT = _Lazy(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
-#: "Ravi left Google": a capitalised first word, then a word in lower case.
-_NAME_SUBJECT = _Lazy(r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?-i:[a-z])")
+#: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
+#: then a verb. A capital opening a sentence before anything else names no one: "Officially
+#: a Londoner now", "New job at Deloitte", "Work at the bakery was hectic", "Imagine living
+#: in Hawaii".
+_NAME_SUBJECT = _Lazy(
+    r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?:(?:[a-z]+ly|just|now|still|also|finally|never|"
+    r"always|already)\s+)?(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|"
+    r"does|did|doesn't|didn't|isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|"
+    + "|".join(_IRREGULAR_PAST)
+    + r")\b"
+)
 _FIRST_PERSON = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
 _OPENERS = frozenset(
@@ -622,7 +631,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         named is not None
         and named.group("name").lower() not in _OPENERS
         and named.group("name").lower() not in _IRREGULAR_PAST
-        and not named.group("name").endswith(("ed", "ing"))
+        and not named.group("name").endswith(("ed", "ing", "ly"))
         and _FIRST_PERSON.search(text) is None
     ):
         return frozenset({named.group("name").lower()})

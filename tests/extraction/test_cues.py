@@ -86,8 +86,21 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         "We're in Munich now.",
         "Finally upgraded to a Pixel.",
         "Monday was a disaster at work.",  # a day, not a person
+        # A capital opening a sentence names someone only before a verb.
+        "Officially a Londoner now.",
+        "New job at Deloitte, starting in March.",
+        "Mostly tea these days.",
+        "Work at the bakery was hectic.",
+        "Imagine living in Hawaii.",
     ):
         assert subject_words(text) == frozenset(), text
+    for text, who in (
+        ("Dana just runs the whole team now.", "dana"),
+        ("Tom is at Bosch these days.", "tom"),
+        ("Priya finally moved to Bergen.", "priya"),
+        ("Kenji went on leave.", "kenji"),
+    ):
+        assert subject_words(text) == {who}, text
     # A thing of the speaker's acts only when asked for, and never when the speaker is named.
     assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
     assert subject_words("My team just hired two interns.") == frozenset()
