@@ -113,7 +113,9 @@ _ADDITIVE = _Lazy(
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
 _PAST = _Lazy(
-    r"\b(?:(?<!getting )(?<!get )(?<!got )used to|when i was|back when|back then|ago|"
+    # "getting used to", "I'm used to" are no habit of the past.
+    r"\b(?:(?<!getting )(?<!get )(?<!got )(?<!'m )(?<!am )(?<!'re )(?<!are )(?<!be )used to|"
+    r"when i was|back when|back then|ago|"
     r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
@@ -220,8 +222,11 @@ _PERSONAL = _Lazy(
 )
 _ADJECTIVES = r"(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
 #: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
+#: A short lead-in before a sentence's subject: "Big news, my sister's moved to Glasgow",
+#: "In March, Tom left Google", "Update: she's in Bergen now".
+_LEAD_IN = r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
 _RELATION_SUBJECT = _Lazy(
-    rf"^\W*(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
+    rf"{_LEAD_IN}(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
     re.IGNORECASE,
 )
@@ -247,7 +252,7 @@ _ACQUIRED = _Lazy(
 #: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
 _NAMES_RELATION = _Lazy(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
 #: "She moved to Bergen": someone already spoken of.
-_PRONOUN_SUBJECT = _Lazy(r"^\W*(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+_PRONOUN_SUBJECT = _Lazy(rf"{_LEAD_IN}(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
 #: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
@@ -255,11 +260,10 @@ THIRD_PERSON = "(someone)"
 #: a Londoner now", "New job at Deloitte", "Work at the bakery was hectic", "Imagine living
 #: in Hawaii".
 _NAME_SUBJECT = _Lazy(
-    r"^\W*(?P<name>(?-i:[A-Z][a-z]+))\s+(?:(?:[a-z]+ly|just|now|still|also|finally|never|"
-    r"always|already)\s+)?(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|"
-    r"does|did|doesn't|didn't|isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|"
-    + "|".join(_IRREGULAR_PAST)
-    + r")\b"
+    rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))(?:'s|'ve|'d|'ll)?\s+"
+    r"(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
+    r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
+    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{'|'.join(_IRREGULAR_PAST)})\b"
 )
 _FIRST_PERSON = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
@@ -353,6 +357,28 @@ _BEGINNING = _Lazy(
     r"(?:start|starts|started|starting|began|begun|joined|joining) at\b)",
     re.IGNORECASE,
 )
+
+
+#: A day word that dates an event said in the past tense ("Passed my B1 exam today",
+#: "Completed on the house this morning"): it bounds no passing state.
+_DAY_WORD = _Lazy(r"\b(?:earlier )?(?:today|this (?:morning|afternoon|evening|week))\b", re.I)
+_PAST_EVENT = _Lazy(
+    rf"^\W*(?:just\s+|finally\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b|"
+    rf"\b(?:i|we)\s+(?:just\s+|finally\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b|"
+    r"\b(?:i|we)'ve\s+(?:just\s+|finally\s+)?[a-z]+(?:ed|en|t)\b",
+    re.IGNORECASE,
+)
+
+
+@_remembered
+def dated_event(text: str) -> bool:
+    """Whether `text` tells an event of the speaker's in the past tense that only a day word
+    dates ("Passed my B1 German exam today!!", "We completed on the house this morning"): what
+    it brought about may last, unlike "I'm working at the library this afternoon"."""
+    if _PAST_EVENT.search(text) is None or _DAY_WORD.search(text) is None:
+        return False
+    found = cues(_DAY_WORD.sub(" ", text))
+    return not (found.temporary or found.hypothetical or found.past)
 
 
 @_remembered

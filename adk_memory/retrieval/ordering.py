@@ -52,9 +52,11 @@ from pydantic import BaseModel, Field
 
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
+    Cues,
     begins_lasting,
     content_words,
     cues,
+    dated_event,
     ends,
     is_relation,
     lasting_change,
@@ -68,7 +70,7 @@ from adk_memory.extraction.cues import (
     strip_speaker,
     subject_words,
 )
-from adk_memory.extraction.sentences import mask, unmask
+from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import Kind, ScoredMemory
 
@@ -271,13 +273,10 @@ class _Reading:
         self.stated = [_stated(m) for m in ranked]
         read = [cues(body) for body in self.bodies]
         self.additive = [found.additive for found in read]
-        #: May stand in for an earlier answer: lasting (not a passing moment, a maybe or the
-        #: past), hedged but about now ("pescatarian now, I guess"), or the start of
-        #: something lasting whatever time word dates it ("First day at St James's today").
+        #: May stand in for an earlier answer (`_reads_current`).
         #: A plan may stand in for an earlier plan only (`planned`).
         self.current = [
-            found.lasting or found.hedged or begins_lasting(body)
-            for found, body in zip(read, self.bodies, strict=True)
+            _reads_current(found, body) for found, body in zip(read, self.bodies, strict=True)
         ]
         self.planned = [found.planned for found in read]
         #: The names the speaker gave their people in any recalled memory ("My sister Priya
@@ -521,13 +520,29 @@ def _evidence(
     return None, None
 
 
+def _reads_current(found: Cues, text: str) -> bool:
+    """Whether `text` may stand in for an earlier answer: lasting (not a passing moment, a
+    maybe or the past), hedged but about now ("pescatarian now, I guess"), the start of
+    something lasting whatever time word dates it ("First day at St James's today"), or an
+    event a day word dates ("Passed my B1 exam today")."""
+    return found.lasting or found.hedged or begins_lasting(text) or dated_event(text)
+
+
 def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements may stand in for the earlier: it says something
-    current ("First day at St James's went fine"), or both are plans ("We're going to
-    Portugal in June", then "we're going to Greece in June instead")."""
+    current ("First day at St James's went fine"), or the sentence naming its new value does
+    ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira, is great"), or both
+    are plans ("We're going to Portugal in June", then "we're going to Greece in June
+    instead")."""
     n = _later(reading, i, j)
     o = j if n == i else i
-    return reading.current[n] or (reading.planned[n] and reading.planned[o])
+    if reading.current[n] or (reading.planned[n] and reading.planned[o]):
+        return True
+    new_values = reading.values[n] - reading.values[o]
+    return bool(new_values) and any(
+        _values(sentence) & new_values and _reads_current(cues(sentence), sentence)
+        for sentence in split_sentences(reading.bodies[n])
+    )
 
 
 def _later(reading: _Reading, i: int, j: int) -> int:

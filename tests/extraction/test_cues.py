@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from adk_memory.extraction.cues import (
+    THIRD_PERSON,
     begins_lasting,
     cues,
+    dated_event,
     displaced,
     ends,
     is_relation,
@@ -99,8 +101,16 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Tom is at Bosch these days.", "tom"),
         ("Priya finally moved to Bergen.", "priya"),
         ("Kenji went on leave.", "kenji"),
+        # A name's "has"/"is" contracted, and a short lead-in before the subject.
+        ("Callum's joined the police now.", "callum"),
+        ("Big news, my sister's moved up to Glasgow!", "sister"),
+        ("In March, Tom left Google.", "tom"),
+        ("Update: she's in Bergen now.", THIRD_PERSON),
     ):
         assert subject_words(text) == {who}, text
+    # A name's possession is no subject, and a lead-in is no longer than two words.
+    assert subject_words("Callum's car is a Fiat.") == frozenset()
+    assert subject_words("Maisie's quit dance, she's into gymnastics now.") == {"maisie"}
     # A thing of the speaker's acts only when asked for, and never when the speaker is named.
     assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
     assert subject_words("My team just hired two interns.") == frozenset()
@@ -109,6 +119,16 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     # A thing of the speaker's described, not acting, is the speaker's.
     for text in ("My new job is at Stripe.", "My rent's gone up to 1,400.", "My car got stolen."):
         assert subject_words(text, possessed=True) == frozenset(), text
+
+
+def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
+    assert dated_event("Passed my B1 German exam today!!")
+    assert dated_event("We've moved in this morning.")
+    assert not dated_event("I'm working at the library this afternoon.")
+    assert not dated_event("I'm in Vienna this week.")
+    assert not dated_event("I might have passed the exam today.")
+    assert not cues("It's so different to what I'm used to.").past
+    assert cues("I used to live in Cork.").past
 
 
 def test_ago_dates_the_start_of_what_holds_now_or_a_past() -> None:

@@ -376,6 +376,24 @@ def test_a_time_word_dates_a_start_and_bounds_a_moment() -> None:
     assert _answer_order(kept, "I'm at a conference in Vienna this week.")[0] == kept
 
 
+def test_a_day_word_dates_an_event_and_the_sentence_naming_the_value_decides() -> None:
+    # An event in the past tense that "today" dates may last.
+    before = "I'm at A2 level in German."
+    assert _answer_order(before, "Passed my B1 German exam today!!")[0] != before
+    # A passing moment elsewhere in the message says nothing of the value's sentence.
+    before = "My dentist is Dr Lindqvist."
+    after = "ugh, traffic this morning was unreal. Anyway the new dentist, Dr Ferreira, is great."
+    assert _answer_order(before, after)[0] == after
+    # ... but the value's own sentence bounded by a moment is no answer for good.
+    kept = "I live in Leeds."
+    lure = "I'm in Lisbon for a conference this week. The food is amazing."
+    assert _answer_order(kept, lure)[0] == kept
+    # Being used to something is no habit of the past.
+    before = "My phone's a Samsung Galaxy S21."
+    after = "Still figuring out this Nothing Phone, it's so different to what I'm used to."
+    assert _answer_order(before, after)[0] == after
+
+
 def test_who_the_words_name_outweighs_the_extractors_subject_only_for_a_third_person() -> None:
     sister = (
         "My sister lives in Toronto.",
