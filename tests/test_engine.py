@@ -234,6 +234,20 @@ async def test_queries_about_the_user_by_name_find_the_users_facts(
     assert "cello" in top.record.text
 
 
+async def test_the_like_of_what_is_x_like_matches_nothing(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    await _say(engine, clock, "I eat pretty much everything, I'm a big meat eater.")
+    await _say(engine, clock, "I can't stand coriander, it tastes like soap to me.")
+    await _say(engine, clock, "I've got a freckle shaped like a heart on my wrist.")
+    [top] = await engine.recall(ALICE, "What's my diet like?", top_k=1)
+    assert "meat eater" in top.record.text
+    # "like" as a verb is still a query word.
+    await _say(engine, clock, "I like jazz, mostly Coltrane.")
+    [top] = await engine.recall(ALICE, "What music do I like?", top_k=1)
+    assert "jazz" in top.record.text
+
+
 async def test_recall_matches_summary_sources_and_returns_the_summary(
     engine: MemoryEngine,
 ) -> None:

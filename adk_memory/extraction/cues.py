@@ -102,10 +102,18 @@ _HYPOTHETICAL = _Lazy(
     r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for))\b",
     re.IGNORECASE,
 )
+#: Words before a "too" of degree, not of addition ("the lessons got too pricey", "it was
+#: too itchy", "way too far").
+_DEGREE_BEFORE_TOO = (
+    "is was are were got get gets be been feel felt seem seems looks way far much 's 're 'm "
+    "just bit all".split()
+)
 #: An addition beside what is known: never a displacement. "The other day", "each other"
 #: and "second-hand" add nothing.
 _ADDITIVE = _Lazy(
-    r"\b(?:also|too|as well|either|another|"
+    r"\b(?:also|"
+    + "".join(rf"(?<!{re.escape(word)} )" for word in _DEGREE_BEFORE_TOO)
+    + r"too|as well|either|another|"
     r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
     r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
     r"(?<!for a )second(?![- ]?hand)|extra)\b",
@@ -157,7 +165,7 @@ _NOW_VERSUS_BEFORE = _Lazy(
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
 _NP_END = (
     r"(?=\s+(?:for|with|to|in favou?r of|and|but|so|because|after|since|last|this|on|at|in|as|"
-    r"over|during|when|before)\b|\s*[.,;!?]|\s*$)"
+    r"over|during|when|before|was|is)\b|\s*[.,;!?\u2014\u2013]|\s+-\s|\s*$)"
 )
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
@@ -165,23 +173,35 @@ _DISPLACE = [
     for p in (
         rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|dropped|quit|left|sold|"
         rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
+        # The same ends said as they happen ("Ended up cancelling PureGym and joining The Gym
+        # Group"); "dropping" is left out ("dropping the kids at school").
+        rf"trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
+        rf"giving up(?: on)?|(?:got|getting|get) rid of|"
         rf"finished(?: with)?|done with|pulled out of|moved (?:away )?from|moved out of|"
         rf"switched (?:away )?from|moved over from|migrated (?:away )?from|handed in my notice at|"
         rf"broke up with|lost|tapering off|tapered off|barely (?:touch|use)|no more|"
         rf"no longer (?:use|go to|play|drink|eat|see|have|work at|live in)) {_NP}{_NP_END}",
         rf"\b(?:my )?(?:final|last) day at {_NP}{_NP_END}",
         rf"\b(?:switched|moved|changed|migrated)(?: [\w-]+){{1,3}}? from {_NP}(?= to\b)",
-        r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?) (?:retired|moved out|passed away|died|"
+        r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?)(?: finally| sadly| just| officially)?"
+        r" (?:retired|moved out|passed away|died|"
         r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
         r"is done|is over|went on (?:\w+ )?leave|shut down|closed)\b",
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
         rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
         # A correction sets the right value against the wrong one: "actually it's the 14th,
-        # not the 12th". Without the copula it may end only part of a value ("Actually I'm
-        # not into horror any more" after "I love horror and sci-fi").
-        rf"^\W*(?:actually|sorry|correction|i meant|my mistake|typo)\W+"
-        rf"(?:it's|it is|that's|it was|its)\s+(?:(?!\b(?:who|that|which)\b)[^,.;!?]){{1,40}}?"
-        rf",?\s+not {_NP}{_NP_END}",
+        # not the 12th", "Small correction from yesterday: I'm a legal secretary, not a
+        # paralegal", "oops, my birthday's the 14th, not the 12th". It opens the sentence and
+        # its copula states the right value of the speaker's; without the copula it may end
+        # only part of a value ("Actually I'm not into horror any more" after "I love horror
+        # and sci-fi"), a cleft names someone else ("Sorry, it's Dr Shah who retired, not Dr
+        # Patel"), and the value of something else is no correction of the speaker's ("Sorry,
+        # the offsite is with Meta this year, not Google").
+        rf"^\W*(?:(?:haha|oops|ah|oh|wait|small|quick|sorry|actually|correction|my mistake|"
+        rf"my bad|i meant|typo)(?:\s+from (?:yesterday|earlier|before))?\W+){{1,3}}"
+        rf"(?:it's|it is|that's|it was|its|i'm|i am|my\s+[\w-]+(?:\s+[\w-]+)?"
+        rf"(?:'s|\s+is|\s+are|\s+was))\s+"
+        rf"(?:(?!\b(?:who|that|which)\b)[^,.;!?]){{1,40}}?,?\s+not {_NP}{_NP_END}",
     )
 ]
 #: What trails a displaced value without being part of it ("Python anymore").
@@ -756,7 +776,9 @@ def displaced(text: str) -> list[str]:
                 value,
                 flags=re.I,
             )
-            value = re.sub(r"\s+(?:account|membership|subscription|plan)$", "", value, flags=re.I)
+            value = re.sub(
+                r"\s+(?:account|membership|subscription|plan|one)$", "", value, flags=re.I
+            )
             if value and len(value.split()) <= 5 and content_words(value):
                 found.append(value)
     return list(dict.fromkeys(found))

@@ -15,7 +15,8 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   "I upped it to around 40 km") and matches the query at least half as well, or shares a
   word with it that the query does not say and matches the query nearly as well, or matches
   the query as well and is closer to it still ("I've started eating fish again" after "I'm
-  vegetarian"). A remark on
+  vegetarian"), or names a new value of the answer's kind and is close to it however little
+  it matches the query ("Ended up relocating to Tucson" for "What city am I in?"). A remark on
   the same thing answers another question ("My dog is a border collie", "My dog hates the
   vacuum cleaner" for "What breed is my dog?"): it names no new value and matches the query
   less. An update rarely repeats the query's words, so "answers the query" is read on the
@@ -117,6 +118,9 @@ class OrderingConfig(BaseModel):
     #: ("Work issued me a MacBook Pro" for "What laptop do I use?"), yet not so little that
     #: any name in a one-off remark counts ("Met Alex's old friend Jordan at the party").
     new_value_relative: float = Field(default=0.5, ge=0.0, le=1.0)
+    #: A later statement that does not itself answer the query, names a new value and is
+    #: nearest to an answer at least this close answers the same question.
+    related_answer_cosine: float = Field(default=0.4, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -279,6 +283,8 @@ class _Reading:
             _reads_current(found, body) for found, body in zip(read, self.bodies, strict=True)
         ]
         self.planned = [found.planned for found in read]
+        #: Worded as a change ("these days", "quit", "switched"), whatever else it says.
+        self.change_worded = [found.change for found in read]
         #: The names the speaker gave their people in any recalled memory ("My sister Priya
         #: is a nurse": "priya" ↔ "sister").
         aliases: dict[str, set[str]] = {}
@@ -567,8 +573,6 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     well as the earlier and is closer to it still. An update often shares
     few words with the query ("Work issued me a MacBook Pro" for "What laptop do I use?"),
     so a new value counts for more than the query's words."""
-    if not (reading.answers[i] and reading.answers[j]):
-        return False
     if reading.nearest[i] != j and reading.nearest[j] != i:
         return False
     n = _later(reading, i, j)
@@ -577,7 +581,13 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     # word with it and names no value: it answers nothing about the allergy.
     names_new = bool(reading.values[n] - reading.values[o] - reading.words[o])
     later, earlier = reading.ranked[n].breakdown.cosine, reading.ranked[o].breakdown.cosine
-    if names_new:
+    if not reading.answers[o]:
+        return False
+    if names_new and _stands_near(reading, n, o, config):
+        pass
+    elif not reading.answers[n]:
+        return False
+    elif names_new:
         if later < config.new_value_relative * earlier:
             return False
     elif (
@@ -586,6 +596,14 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     ):
         # Closer still, and as good an answer: "I've started eating fish again" after "I'm
         # vegetarian" for "What's my diet?".
+        pass
+    elif (
+        reading.change_worded[n]
+        and later >= config.answer_relative * earlier
+        and reading.cosine(i, j) >= config.equal_answer_cosine
+    ):
+        # Said as a change, a nearly as good answer is enough: "These days I'm clean-shaven"
+        # after "I've got a full beard" for "Do I have a beard?".
         pass
     elif (
         not (reading.words[i] & reading.words[j]) - reading.query_words
@@ -599,6 +617,42 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
         # flatmate is learning Italian, keeps practising on me" is not "I'm learning German").
         return False
     return _same_person(reading.bodies[n], reading.bodies[o], naming=True, aliases=reading.aliases)
+
+
+_TIMES = frozenset(
+    f"{day}{plural}"
+    for day in (
+        "monday tuesday wednesday thursday friday saturday sunday january february march "
+        "april may june july august september october november december"
+    ).split()
+    for plural in ("", "s")
+)
+
+
+def _kind_of(value: str) -> str:
+    """A value's kind by its shape: a number ("40", "6"), a day or month, or a name."""
+    if value[:1].isdigit():
+        return "number"
+    return "time" if value in _TIMES else "name"
+
+
+def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    """Whether a later statement naming a new value answers what the earlier answer does
+    however little it matches the query: an update rarely says what it answers ("Ended up
+    relocating to Tucson" for "What city am I in?"). It is nearest to that answer and close
+    to it, names a value of a kind the answer names, and does not go on about the earlier
+    value ("Took the Golf to Halfords for its MOT")."""
+    if reading.nearest[n] != o or reading.cosine(n, o) < config.related_answer_cosine:
+        return False
+    if not {_kind_of(v) for v in reading.values[n] - reading.values[o]} & {
+        _kind_of(v) for v in reading.values[o]
+    }:
+        # A value of another kind answers another question: "I drive to work on Mondays"
+        # says when, not what "I drive a VW Golf" says.
+        return False
+    # Naming the earlier value again goes on about it ("Took the Golf to Halfords"); a change
+    # that ends it is read as a change (`_displaces`).
+    return not reading.values[n] & reading.values[o]
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:

@@ -47,6 +47,24 @@ def as_user_query(query: str, names: Sequence[str]) -> str:
     return query
 
 
+#: "What's my diet like?", "What is the commute like these days?": the "like" frames the
+#: question and names no topic, yet matched lexically it outweighs every answer ("it tastes
+#: like soap", "a freckle shaped like a heart").
+_LIKE_FRAME = re.compile(
+    r"^(\W*what(?:'s|'re|\s+(?:is|are|was|were))\s+(?:(?!(?:i|we|you)\b)[\w']+\s+){1,4}?)like\b\s*",
+    re.IGNORECASE,
+)
+
+
+def without_question_frame(query: str) -> str:
+    """`query` without the "like" of a "What's X like?" question."""
+    found = _LIKE_FRAME.match(query)
+    if found is None:
+        return query
+    rest = query[found.end() :]
+    return found.group(1).rstrip() + (" " + rest if rest[:1].isalnum() else rest)
+
+
 #: Words a user id may be that are not names: rewriting them in a query would change it
 #: ("tell me about…" for the user "me").
 _NOT_NAMES = frozenset(
@@ -107,7 +125,7 @@ class Retriever:
         names = await self._user_names(scope)
         if _reads_as_name(scope.user_id):
             names = [*names, scope.user_id]
-        texts = [as_user_query(text, names) for text in texts]
+        texts = [without_question_frame(as_user_query(text, names)) for text in texts]
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.scoring.overfetch, self.store.max_search_k)
         statuses = (Status.ACTIVE, Status.ARCHIVED) if self.through_summaries else (Status.ACTIVE,)

@@ -121,6 +121,13 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         assert subject_words(text, possessed=True) == frozenset(), text
 
 
+def test_too_of_degree_adds_nothing() -> None:
+    assert not cues("These days I just do Pimsleur, the lessons got too pricey.").additive
+    assert not cues("The beard was too itchy in summer.").additive
+    assert cues("I'm allergic to cats too.").additive
+    assert cues("I have a cat too, called Tom.").additive
+
+
 def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert dated_event("Passed my B1 German exam today!!")
     assert dated_event("We've moved in this morning.")
@@ -216,6 +223,12 @@ def test_ending_one_item_does_not_end_the_state() -> None:
 
 def test_a_correction_names_the_value_it_corrects() -> None:
     assert displaced("actually it's the 14th not the 12th, I misread the letter") == ["12th"]
+    for correction, value in (
+        ("Small correction from yesterday: I'm a legal secretary, not a paralegal.", "paralegal"),
+        ("Actually sorry, it's 1Password I use, not LastPass — I get them muddled.", "LastPass"),
+        ("oops, my birthday's the 14th, not the 12th - I typed it wrong.", "12th"),
+    ):
+        assert displaced(correction) == [value], correction
     for not_a_correction in (
         # Without "it's" it may end only part of a value.
         "Actually I'm not into horror any more.",
@@ -226,6 +239,19 @@ def test_a_correction_names_the_value_it_corrects() -> None:
         "I mean, it is what it is, not my problem.",
     ):
         assert displaced(not_a_correction) == [], not_a_correction
+
+
+def test_an_end_said_as_it_happens_names_what_ended() -> None:
+    for text, value in (
+        ("Ended up cancelling PureGym and joining The Gym Group.", "PureGym"),
+        ("Opened an account with Ally and closing the Wells Fargo one.", "Wells Fargo"),
+        ("Dad finally got rid of the estate and bought a Skoda.", "estate"),
+        ("The SE finally died on me, so I got a Motorola.", "SE"),
+        ("Selling the Golf was the best decision.", "Golf"),
+    ):
+        assert displaced(text) == [value], text
+    # Named, but not for good: a maybe.
+    assert not ends("I'm thinking of selling the Golf.", "I drive a Golf.")
 
 
 def test_plans_said_as_plans() -> None:

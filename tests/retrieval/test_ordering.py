@@ -291,6 +291,27 @@ def test_what_does_not_answer_the_same_question_keeps_its_rank() -> None:
     assert _answer_order(*laptop, after_score=0.2)[0] == laptop[0]
 
 
+def test_an_update_close_to_an_answer_answers_it_however_little_it_matches_the_query() -> None:
+    # The update says nothing of "What city am I in?" but is close to its answer.
+    before, after = "I live in Phoenix.", "Ended up relocating to Tucson in the spring."
+    assert _answer_order(before, after, after_score=0.2)[0] == after
+    # A value of another kind answers another question.
+    kept = "I drive a VW Golf."
+    assert _answer_order(kept, "I drive to work on Mondays.", after_score=0.2)[0] == kept
+    # Going on about the earlier value is a remark on it.
+    remark = "Took the Golf to Halfords, new tyres, 400 quid."
+    assert _answer_order(kept, remark, after_score=0.2)[0] == kept
+
+
+def test_a_later_answer_said_as_a_change_needs_to_match_the_query_a_little_less() -> None:
+    before, query = "My sister works as an accountant.", "What does my sister do?"
+    change = "My sister quit accountancy and is retraining as a midwife."
+    assert _answer_order(before, change, after_score=0.6, query=query)[0] == change
+    assert _answer_order(before, change, after_score=0.5, query=query)[0] == before
+    remark = "My sister is retraining as a midwife."
+    assert _answer_order(before, remark, after_score=0.6, query=query)[0] == before
+
+
 def test_a_later_answer_without_a_new_value_must_match_the_query_nearly_as_well() -> None:
     before, after = "My knee is still bad.", "Physio fixed my knee completely."
     assert _answer_order(before, after, after_score=0.7)[0] == after
