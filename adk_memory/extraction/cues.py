@@ -68,7 +68,9 @@ RELATION_NOUNS = (
     r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
     r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
     r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
-    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor"
+    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|"
+    # A child by their place among siblings ("My eldest switched courses").
+    r"eldest|youngest|oldest|twins|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
 )
 #: A statement bounded to a passing moment: it says nothing about the lasting value.
 _TEMPORARY = _Lazy(
@@ -163,9 +165,16 @@ _NOW_VERSUS_BEFORE = _Lazy(
 )
 
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
-_NP_END = (
-    r"(?=\s+(?:for|with|to|in favou?r of|and|but|so|because|after|since|last|this|on|at|in|as|"
-    r"over|during|when|before|was|is)\b|\s*[.,;!?\u2014\u2013]|\s+-\s|\s*$)"
+_NP_STOP = (
+    r"\s+(?:for|with|to|in favou?r of|and|but|so|because|after|since|last|this|on|at|in|as|"
+    r"over|during|when|before|was|is)\b|\s*[.,;!?\u2014\u2013]|\s+-\s|\s*$"
+)
+_NP_END = rf"(?={_NP_STOP})"
+#: What a thing or person that ended did ("The SE finally died", "my old boss retired").
+_CEASED = (
+    r"(?: finally| sadly| just| officially)? (?:retired|moved out|passed away|died|"
+    r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
+    r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust|went under)\b"
 )
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
@@ -183,10 +192,11 @@ _DISPLACE = [
         rf"no longer (?:use|go to|play|drink|eat|see|have|work at|live in)) {_NP}{_NP_END}",
         rf"\b(?:my )?(?:final|last) day at {_NP}{_NP_END}",
         rf"\b(?:switched|moved|changed|migrated)(?: [\w-]+){{1,3}}? from {_NP}(?= to\b)",
-        r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?)(?: finally| sadly| just| officially)?"
-        r" (?:retired|moved out|passed away|died|"
-        r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
-        r"is done|is over|went on (?:\w+ )?leave|shut down|closed)\b",
+        r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?)" + _CEASED,
+        # The same end given as the reason ("signed for Clapton Rovers after the Hawks
+        # folded"): a short name after the conjunction.
+        r"\b(?:after|since|because|when|now that) (?:the |my |our )(?:old )?"
+        r"(?P<x>[\w'-]+(?: [\w'-]+){0,2}?)" + _CEASED,
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
         rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
         # A correction sets the right value against the wrong one: "actually it's the 14th,
@@ -204,6 +214,24 @@ _DISPLACE = [
         rf"(?:(?!\b(?:who|that|which)\b)[^,.;!?]){{1,40}}?,?\s+not {_NP}{_NP_END}",
     )
 ]
+#: Taking back what the speaker said: "Oops, I said ramipril yesterday — it's amlodipine, I
+#: got them confused", "Did I tell you Verizon? Sorry, that was my old carrier". Read only
+#: beside words that say it was wrong (`_RETRACTED`): "I said I'd try yoga, and I did".
+_TAKEN_BACK = _Lazy(
+    rf"\b(?:i (?:said|told you|wrote|typed|mentioned)|did i (?:say|tell you|mention))"
+    rf"(?:\s+(?:that\s+)?(?:i was|i'm|i am|it was|it's|i live in|i work at|i use))?\s+"
+    rf"(?!about\b){_NP}(?=\s+(?:yesterday|earlier|before|last time)\b|{_NP_STOP})",
+    re.IGNORECASE,
+)
+#: Words that take back what was said: "I meant", "my mistake", "I got them confused",
+#: "that was my old one", "I'm actually in third year".
+_RETRACTED = _Lazy(
+    r"\b(?:i (?:actually )?meant(?! to\b)|my mistake|my bad|(?:got|had) (?:it|that|them) wrong|"
+    r"wrong one|mixed (?:them |it |those )?up|muddled|got (?:them |it )?confused|typo|"
+    r"correction|misspoke|(?:that was|that's|it was|it's) my old|"
+    r"(?:i'm|it's|it is|i am|that's) actually)\b",
+    re.IGNORECASE,
+)
 #: What trails a displaced value without being part of it ("Python anymore").
 _AFTER_VALUE = _Lazy(
     r"\s+(?:any ?more|now|these days|for good|altogether|completely|entirely|again)$", re.I
@@ -240,7 +268,9 @@ _PAST_VERB = _Lazy(
 _PERSONAL = _Lazy(
     r"^(?:(?:\W*\w+\W+){0,3}?(?:i|i'm|i've|we|we're|our|my)\b|\W*[a-z]+ing\b)", re.IGNORECASE
 )
-_ADJECTIVES = r"(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
+_ADJECTIVES = (
+    r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
+)
 #: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
 #: A short lead-in before a sentence's subject: "Big news, my sister's moved to Glasgow",
 #: "In March, Tom left Google", "Update: she's in Bergen now".
@@ -546,13 +576,32 @@ def ends(text: str, state: str) -> bool:
     several is not all of the state ("Sold the motorbike" for "I have a car and a
     motorbike")."""
     found = cues(text)
-    if found.temporary or found.hypothetical or found.additive or found.past:
+    if found.hypothetical or found.additive or found.past:
         return False
     words = content_words(state)
-    return any(
-        gone <= words and not one_of_several(value, state)
-        for value, gone in _displaced_values(text)
-    )
+    for part in _asides(text):
+        if cues(part).temporary:
+            continue
+        if any(
+            gone <= words and not one_of_several(value, state)
+            for value, gone in _displaced_values(part)
+        ):
+            return True
+    return False
+
+
+#: Where an aside or a second thought begins: a dash or a semicolon between words.
+_ASIDE = _Lazy(r"\s+[\u2014\u2013-]+\s+|;\s+")
+
+
+@_remembered
+def _asides(text: str) -> tuple[str, ...]:
+    """`text`, or its parts when a dash or semicolon sets a second thought apart ("Read it
+    in the FT this morning — I get that now instead of the Guardian"): a passing moment in
+    one part bounds nothing in the other (a maybe or the past still colours them all: "If
+    the Leeds job comes through - I'd quit Google")."""
+    parts = [p for p in _ASIDE.split(text) if p.strip()]
+    return (text,) if len(parts) < 2 else tuple(parts)
 
 
 @_remembered
@@ -766,7 +815,8 @@ def displaced(text: str) -> list[str]:
     ["Golf"]; "My old boss retired" → ["boss"])."""
     found: list[str] = []
     masked = mask(text)
-    for pattern in [*_DISPLACE, _PUT_DOWN]:
+    retracted = [_TAKEN_BACK] if _RETRACTED.search(masked) else []
+    for pattern in [*_DISPLACE, _PUT_DOWN, *retracted]:
         for match in pattern.finditer(masked):
             value = unmask(match.group("x")).strip()
             value = _AFTER_VALUE.sub("", value)

@@ -651,8 +651,9 @@ def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> b
         # says when, not what "I drive a VW Golf" says.
         return False
     # Naming the earlier value again goes on about it ("Took the Golf to Halfords"); a change
-    # that ends it is read as a change (`_displaces`).
-    return not reading.values[n] & reading.values[o]
+    # that ends it is read as a change (`_displaces`). A number said again is no such name
+    # ("6 till 2", then "lates now, 2 till 10").
+    return not any(_kind_of(v) == "name" for v in reading.values[n] & reading.values[o])
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:

@@ -106,6 +106,8 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Big news, my sister's moved up to Glasgow!", "sister"),
         ("In March, Tom left Google.", "tom"),
         ("Update: she's in Bergen now.", THIRD_PERSON),
+        # A child by their place among siblings.
+        ("My eldest switched courses.", "eldest"),
     ):
         assert subject_words(text) == {who}, text
     # A name's possession is no subject, and a lead-in is no longer than two words.
@@ -241,6 +243,24 @@ def test_a_correction_names_the_value_it_corrects() -> None:
         assert displaced(not_a_correction) == [], not_a_correction
 
 
+def test_taking_back_what_was_said_names_it() -> None:
+    for text, value in (
+        ("Oops, I said ramipril yesterday — it's amlodipine, I got them confused.", "ramipril"),
+        ("Did I tell you Verizon? Sorry, that was my old carrier.", "Verizon"),
+        ("I said second year — I'm actually in third year.", "second year"),
+        ("I said Leeds but I meant Bradford.", "Leeds"),
+    ):
+        assert displaced(text) == [value], text
+    # Only beside words that say it was wrong.
+    for text in (
+        "I said I'd try yoga, and I did!",
+        "I told you Leeds was great and it is.",
+        "I told you about Sam - I meant to call him.",
+        "I mentioned Tom, my brother - he is wrong about everything.",
+    ):
+        assert displaced(text) == [], text
+
+
 def test_an_end_said_as_it_happens_names_what_ended() -> None:
     for text, value in (
         ("Ended up cancelling PureGym and joining The Gym Group.", "PureGym"),
@@ -248,10 +268,16 @@ def test_an_end_said_as_it_happens_names_what_ended() -> None:
         ("Dad finally got rid of the estate and bought a Skoda.", "estate"),
         ("The SE finally died on me, so I got a Motorola.", "SE"),
         ("Selling the Golf was the best decision.", "Golf"),
+        ("Wound up signing for Clapton Rovers after the Hawks folded.", "Hawks"),
     ):
         assert displaced(text) == [value], text
     # Named, but not for good: a maybe.
     assert not ends("I'm thinking of selling the Golf.", "I drive a Golf.")
+    # A passing moment in an aside bounds nothing in the other part; a maybe colours both.
+    guardian = "My news subscription is the Guardian."
+    assert ends("Read it in the FT this morning — I get that instead of the Guardian.", guardian)
+    assert not ends("Read it in the FT this morning, instead of the Guardian.", guardian)
+    assert not ends("If the Leeds job comes through - I'd quit Google.", "I work at Google.")
 
 
 def test_plans_said_as_plans() -> None:

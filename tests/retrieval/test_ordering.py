@@ -298,9 +298,11 @@ def test_an_update_close_to_an_answer_answers_it_however_little_it_matches_the_q
     # A value of another kind answers another question.
     kept = "I drive a VW Golf."
     assert _answer_order(kept, "I drive to work on Mondays.", after_score=0.2)[0] == kept
-    # Going on about the earlier value is a remark on it.
+    # Going on about the earlier value is a remark on it; a number said again is no value.
     remark = "Took the Golf to Halfords, new tyres, 400 quid."
     assert _answer_order(kept, remark, after_score=0.2)[0] == kept
+    shift = "They've put me on lates for the foreseeable, 2 till 10."
+    assert _answer_order("I work the early shift, 6 till 2.", shift, after_score=0.2)[0] == shift
 
 
 def test_a_later_answer_said_as_a_change_needs_to_match_the_query_a_little_less() -> None:
