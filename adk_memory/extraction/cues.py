@@ -800,7 +800,8 @@ def person_words(text: str) -> frozenset[str]:
 def content_words(text: str) -> set[str]:
     """The words that identify a value, plurals folded ("the U.S. Bank accounts" →
     {"u.s", "bank"})."""
-    words = (w.strip(".'") for w in re.findall(r"[\w][\w.'+#-]*", text.lower()))
+    # A possessive is no plural: "my brother's" names the brother, not "brother'".
+    words = (w.strip(".'").removesuffix("'s") for w in re.findall(r"[\w][\w.'+#-]*", text.lower()))
     return {_singular(w) for w in words if w and w not in _STOP} - _STOP
 
 

@@ -7,6 +7,7 @@ import pytest
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
     begins_lasting,
+    content_words,
     cues,
     dated_event,
     displaced,
@@ -121,6 +122,12 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     # A thing of the speaker's described, not acting, is the speaker's.
     for text in ("My new job is at Stripe.", "My rent's gone up to 1,400.", "My car got stolen."):
         assert subject_words(text, possessed=True) == frozenset(), text
+
+
+def test_a_possessive_is_no_plural() -> None:
+    assert "brother" in content_words("My brother's back from Oz.")
+    assert content_words("I shop at Sainsbury's.") == {"shop", "sainsbury"}
+    assert content_words("two cats") == {"two", "cat"}
 
 
 def test_too_of_degree_adds_nothing() -> None:
