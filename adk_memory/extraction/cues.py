@@ -104,8 +104,8 @@ _HYPOTHETICAL = _Lazy(
     r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for))\b",
     re.IGNORECASE,
 )
-#: Words before a "too" of degree, not of addition ("the lessons got too pricey", "it was
-#: too itchy", "way too far").
+#: Words before a "too" of degree, not of addition, when a word follows ("the lessons got
+#: too pricey", "it was too itchy", "way too far"; "my Italian is too." adds).
 _DEGREE_BEFORE_TOO = (
     "is was are were got get gets be been feel felt seem seems looks way far much 's 're 'm "
     "just bit all".split()
@@ -113,7 +113,7 @@ _DEGREE_BEFORE_TOO = (
 #: An addition beside what is known: never a displacement. "The other day", "each other"
 #: and "second-hand" add nothing.
 _ADDITIVE = _Lazy(
-    r"\b(?:also|"
+    r"\b(?:also|too(?!\s+[a-z])|"
     + "".join(rf"(?<!{re.escape(word)} )" for word in _DEGREE_BEFORE_TOO)
     + r"too|as well|either|another|"
     r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
@@ -123,8 +123,9 @@ _ADDITIVE = _Lazy(
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
 _PAST = _Lazy(
-    # "getting used to", "I'm used to" are no habit of the past.
-    r"\b(?:(?<!getting )(?<!get )(?<!got )(?<!'m )(?<!am )(?<!'re )(?<!are )(?<!be )used to|"
+    # "getting used to", "what I'm used to" are no habit of the past ("I'm used to Vim"
+    # may be either: read as the past, it orders nothing).
+    r"\b(?:(?<!getting )(?<!get )(?<!got )(?<!what i'm )(?<!what we're )used to|"
     r"when i was|back when|back then|ago|"
     r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
     r"after school|growing up|grew up|years? back)\b",
@@ -174,18 +175,16 @@ _NP_END = rf"(?={_NP_STOP})"
 _CEASED = (
     r"(?: finally| sadly| just| officially)? (?:retired|moved out|passed away|died|"
     r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
-    r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust|went under)\b"
+    r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust)\b"
 )
+_SPACES = _Lazy(r"\s+")
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
     _Lazy(p, re.IGNORECASE)
     for p in (
         rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|dropped|quit|left|sold|"
         rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
-        # The same ends said as they happen ("Ended up cancelling PureGym and joining The Gym
-        # Group"); "dropping" is left out ("dropping the kids at school").
-        rf"trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
-        rf"giving up(?: on)?|(?:got|getting|get) rid of|"
+        rf"(?:got|get) rid of|"
         rf"finished(?: with)?|done with|pulled out of|moved (?:away )?from|moved out of|"
         rf"switched (?:away )?from|moved over from|migrated (?:away )?from|handed in my notice at|"
         rf"broke up with|lost|tapering off|tapered off|barely (?:touch|use)|no more|"
@@ -193,10 +192,20 @@ _DISPLACE = [
         rf"\b(?:my )?(?:final|last) day at {_NP}{_NP_END}",
         rf"\b(?:switched|moved|changed|migrated)(?: [\w-]+){{1,3}}? from {_NP}(?= to\b)",
         r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?)" + _CEASED,
-        # The same end given as the reason ("signed for Clapton Rovers after the Hawks
-        # folded"): a short name after the conjunction.
-        r"\b(?:after|since|because|when|now that) (?:the |my |our )(?:old )?"
-        r"(?P<x>[\w'-]+(?: [\w'-]+){0,2}?)" + _CEASED,
+        # An end given as the reason ("signed for Clapton Rovers after the Hawks folded"): a
+        # short name after the conjunction, and only an end for good ("After the pub closed
+        # we went to Tom's" is an evening).
+        r"\b(?:after|since|because|now that) (?:the |my |our )(?:old )?"
+        r"(?P<x>[\w'-]+(?: [\w'-]+){0,2}?)(?: finally| sadly| officially)? "
+        r"(?:retired|passed away|died|folded|went bust)\b",
+        # Ends said as they happen, inside the frame of an outcome ("Ended up cancelling
+        # PureGym and joining The Gym Group", "finally getting rid of the Volvo"); a gerund
+        # alone is an activity or a subject ("Selling on eBay is my side hustle", "I'm not
+        # quitting Google"). "dropping" is left out ("dropping the kids at school").
+        r"\b(?:ended up|wound up|finally|went ahead and)\b"
+        r"(?:(?!\b(?:not|never|no|against|without|avoid)\b|n't)[^.;!?]){0,80}?"
+        r"\b(?:trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
+        rf"giving up(?: on)?|getting rid of) (?!(?:on|at|in|out|up|off|down)\b){_NP}{_NP_END}",
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
         rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
         # A correction sets the right value against the wrong one: "actually it's the 14th,
@@ -223,13 +232,15 @@ _TAKEN_BACK = _Lazy(
     rf"(?!about\b){_NP}(?=\s+(?:yesterday|earlier|before|last time)\b|{_NP_STOP})",
     re.IGNORECASE,
 )
-#: Words that take back what was said: "I meant", "my mistake", "I got them confused",
-#: "that was my old one", "I'm actually in third year".
+#: Words that take back what was said, after it: "I meant Bradford", "my mistake", "I got
+#: them confused", "that was my old one". Not "actually" ("I told you cello, it's actually
+#: harder than it looks"), and not "I meant his brother": a person taken back for another
+#: would retire every memory naming them.
 _RETRACTED = _Lazy(
-    r"\b(?:i (?:actually )?meant(?! to\b)|my mistake|my bad|(?:got|had) (?:it|that|them) wrong|"
-    r"wrong one|mixed (?:them |it |those )?up|muddled|got (?:them |it )?confused|typo|"
-    r"correction|misspoke|(?:that was|that's|it was|it's) my old|"
-    r"(?:i'm|it's|it is|i am|that's) actually)\b",
+    r"\b(?:i (?:actually )?meant(?! to\b)(?!\s+(?:his|her|their|my|the other|someone)\b)|"
+    r"my mistake(?! was)|my bad|(?:got|had) (?:it|that|them) wrong|wrong one|"
+    r"mixed (?:them |it |those )?up|muddled|got (?:them |it )?confused|misspoke|"
+    r"(?:that was|that's|it was|it's) my old)\b",
     re.IGNORECASE,
 )
 #: What trails a displaced value without being part of it ("Python anymore").
@@ -306,14 +317,16 @@ _PRONOUN_SUBJECT = _Lazy(rf"{_LEAD_IN}(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", 
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
 #: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
-#: then a verb. A capital opening a sentence before anything else names no one: "Officially
-#: a Londoner now", "New job at Deloitte", "Work at the bakery was hectic", "Imagine living
-#: in Hawaii".
+#: then a verb or a phrase about it. A capital opening a sentence before anything else names
+#: no one: "Officially a Londoner now", "New job at Deloitte", "Imagine living in Hawaii".
 _NAME_SUBJECT = _Lazy(
     rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))(?:'s|'ve|'d|'ll)?\s+"
-    r"(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
+    r"(?:(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
     r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
-    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{'|'.join(_IRREGULAR_PAST)})\b"
+    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{'|'.join(_IRREGULAR_PAST)})"
+    # Or a phrase about it: "Tom from work moved", "Rent in Leeds is crazy now" (not the
+    # speaker's news either way).
+    r"|(?:from|at|in|on|of|for|and|with)\s)\b"
 )
 _FIRST_PERSON = _Lazy(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
@@ -412,10 +425,22 @@ _BEGINNING = _Lazy(
 #: A day word that dates an event said in the past tense ("Passed my B1 exam today",
 #: "Completed on the house this morning"): it bounds no passing state.
 _DAY_WORD = _Lazy(r"\b(?:earlier )?(?:today|this (?:morning|afternoon|evening|week))\b", re.I)
+#: A clause told in the past tense ("Read a piece in the FT this morning").
+_PAST_TENSE = _Lazy(
+    rf"^\W*(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b|"
+    rf"\b(?:i|we)\s+(?:just\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b",
+    re.IGNORECASE,
+)
+#: Events whose outcome lasts ("passed", "signed", "moved in"); "Took the train to work
+#: today" or "Used Bing today" is a moment.
+_LASTING_EVENT = (
+    r"(?:passed|completed|graduated|qualified|signed|bought|adopted|moved|started|joined|"
+    r"registered|enrolled|switched|upgraded|married|got (?:married|engaged|promoted|the keys)|"
+    r"picked up (?:the keys|my new)|handed in|resigned|retired|accepted)"
+)
 _PAST_EVENT = _Lazy(
-    rf"^\W*(?:just\s+|finally\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b|"
-    rf"\b(?:i|we)\s+(?:just\s+|finally\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b|"
-    r"\b(?:i|we)'ve\s+(?:just\s+|finally\s+)?[a-z]+(?:ed|en|t)\b",
+    rf"^\W*(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b|"
+    rf"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b",
     re.IGNORECASE,
 )
 
@@ -579,7 +604,12 @@ def ends(text: str, state: str) -> bool:
     if found.hypothetical or found.additive or found.past:
         return False
     words = content_words(state)
-    for part in _asides(text):
+    parts = _asides(text)
+    if any(cues(part).temporary and _PAST_TENSE.search(part) is None for part in parts[1:]):
+        # "This week only — no more coffee for me": the moment bounds the whole; "Read it in
+        # the FT this morning — I get that instead of the Guardian" dates only its part.
+        return False
+    for part in parts:
         if cues(part).temporary:
             continue
         if any(
@@ -591,23 +621,26 @@ def ends(text: str, state: str) -> bool:
 
 
 #: Where an aside or a second thought begins: a dash or a semicolon between words.
-_ASIDE = _Lazy(r"\s+[\u2014\u2013-]+\s+|;\s+")
+_ASIDE = _Lazy(r"(?<!\s)\s+[\u2014\u2013-]+\s+|;\s+")
 
 
 @_remembered
 def _asides(text: str) -> tuple[str, ...]:
-    """`text`, or its parts when a dash or semicolon sets a second thought apart ("Read it
+    """`text`, and its parts when a dash or semicolon sets a second thought apart ("Read it
     in the FT this morning — I get that now instead of the Guardian"): a passing moment in
     one part bounds nothing in the other (a maybe or the past still colours them all: "If
     the Leeds job comes through - I'd quit Google")."""
     parts = [p for p in _ASIDE.split(text) if p.strip()]
-    return (text,) if len(parts) < 2 else tuple(parts)
+    return (text,) if len(parts) < 2 else (text, *parts)
 
 
 @_remembered
 def _displaced_values(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    """`displaced(text)`, each value with its content words."""
-    return tuple((value, frozenset(content_words(value))) for value in displaced(text))
+    """`displaced(text)` and `taken_back(text)`, each value with its content words."""
+    return tuple(
+        (value, frozenset(content_words(value)))
+        for value in dict.fromkeys([*displaced(text), *taken_back(text)])
+    )
 
 
 #: What joins two items of a list; a comma does only inside a list that "and" or "or"
@@ -814,11 +847,25 @@ def _singular(word: str) -> str:
 def displaced(text: str) -> list[str]:
     """The values a statement explicitly displaces ("Traded in the Golf for an e-bike" →
     ["Golf"]; "My old boss retired" → ["boss"])."""
+    return _values_of(text, [*_DISPLACE, _PUT_DOWN])
+
+
+def taken_back(text: str) -> list[str]:
+    """What the speaker takes back of what they said ("Oops, I said ramipril yesterday —
+    it's amlodipine, I got them confused" → ["ramipril"]). Evidence for ordering only: "I
+    mentioned Spotify — I got it confused with Tidal, which my wife uses" may take back
+    nothing, so it never supersedes."""
+    return _values_of(text, [_TAKEN_BACK])
+
+
+def _values_of(text: str, patterns: list[_Lazy]) -> list[str]:
     found: list[str] = []
-    masked = mask(text)
-    retracted = [_TAKEN_BACK] if _RETRACTED.search(masked) else []
-    for pattern in [*_DISPLACE, _PUT_DOWN, *retracted]:
+    # Runs of white space cost the patterns' lazy values dear and say nothing.
+    masked = mask(_SPACES.sub(" ", text))
+    for pattern in patterns:
         for match in pattern.finditer(masked):
+            if pattern is _TAKEN_BACK and _RETRACTED.search(masked, match.end()) is None:
+                continue
             value = unmask(match.group("x")).strip()
             value = _AFTER_VALUE.sub("", value)
             value = re.sub(

@@ -537,7 +537,8 @@ def _reads_current(found: Cues, text: str) -> bool:
 def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements may stand in for the earlier: it says something
     current ("First day at St James's went fine"), or the sentence naming its new value does
-    ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira, is great"), or both
+    and presents it as new ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira,
+    is great"), or both
     are plans ("We're going to Portugal in June", then "we're going to Greece in June
     instead")."""
     n = _later(reading, i, j)
@@ -546,9 +547,17 @@ def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
         return True
     new_values = reading.values[n] - reading.values[o]
     return bool(new_values) and any(
-        _values(sentence) & new_values and _reads_current(cues(sentence), sentence)
+        _values(sentence) & new_values
+        and _NEW_ONE.search(sentence) is not None
+        and _reads_current(cues(sentence), sentence)
         for sentence in split_sentences(reading.bodies[n])
     )
+
+
+#: A sentence that presents something new of the speaker's ("Anyway the new dentist, Dr
+#: Ferreira, is great"), not a one-off ("Dr Ferreira did the filling, she was great") or
+#: someone else's ("His Audi A3 is so smooth").
+_NEW_ONE = re.compile(r"\b(?:the|my|our) (?:brand[- ])?new\b", re.IGNORECASE)
 
 
 def _later(reading: _Reading, i: int, j: int) -> int:

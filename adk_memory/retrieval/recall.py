@@ -51,7 +51,10 @@ def as_user_query(query: str, names: Sequence[str]) -> str:
 #: question and names no topic, yet matched lexically it outweighs every answer ("it tastes
 #: like soap", "a freckle shaped like a heart").
 _LIKE_FRAME = re.compile(
-    r"^(\W*what(?:'s|'re|\s+(?:is|are|was|were))\s+(?:(?!(?:i|we|you)\b)[\w']+\s+){1,4}?)like\b\s*",
+    r"^(\W*what(?:'s|'re|\s+(?:is|are|was|were))\s+(?:(?!(?:i|we|you)\b)[\w']+\s+){1,4}?)"
+    # "What are some foods Tom would like?": a verb after a modal.
+    r"(?<!would )(?<!'d )(?<!might )(?<!will )(?<!could )(?<!do )(?<!does )(?<!did )(?<!to )"
+    r"like\b\s*",
     re.IGNORECASE,
 )
 

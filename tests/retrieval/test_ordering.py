@@ -407,6 +407,9 @@ def test_a_day_word_dates_an_event_and_the_sentence_naming_the_value_decides() -
     before = "My dentist is Dr Lindqvist."
     after = "ugh, traffic this morning was unreal. Anyway the new dentist, Dr Ferreira, is great."
     assert _answer_order(before, after)[0] == after
+    # ... when that sentence presents something new: a one-off names a value too.
+    one_off = "Had an emergency filling this morning. Dr Ferreira did it, she was great."
+    assert _answer_order(before, one_off)[0] == before
     # ... but the value's own sentence bounded by a moment is no answer for good.
     kept = "I live in Leeds."
     lure = "I'm in Lisbon for a conference this week. The food is amazing."
