@@ -431,6 +431,22 @@ _PAST_TENSE = _Lazy(
     rf"\b(?:i|we)\s+(?:just\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b",
     re.IGNORECASE,
 )
+#: What frames a past event as how things turned out ("Ended up relocating to Tucson").
+_OUTCOME = _Lazy(r"\b(?:ended up|wound up|finally|in the end)\b", re.IGNORECASE)
+
+
+@_remembered
+def one_off_past(text: str) -> bool:
+    """Whether `text` tells a one-off event of the past ("went to the Rangers game with a
+    mate", "Took the Golf to Halfords"), not how things turned out ("Ended up relocating to
+    Tucson") nor an event whose outcome lasts ("Joined Riverside Striders")."""
+    return (
+        _PAST_TENSE.search(text) is not None
+        and _OUTCOME.search(text) is None
+        and _PAST_EVENT.search(text) is None
+    )
+
+
 #: Events whose outcome lasts ("passed", "signed", "moved in"); "Took the train to work
 #: today" or "Used Bing today" is a moment.
 _LASTING_EVENT = (

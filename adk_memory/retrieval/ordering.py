@@ -63,6 +63,7 @@ from adk_memory.extraction.cues import (
     lasting_change,
     negates,
     one_of_several,
+    one_off_past,
     person_words,
     present_state,
     relation_names,
@@ -628,6 +629,7 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
     return _same_person(reading.bodies[n], reading.bodies[o], naming=True, aliases=reading.aliases)
 
 
+_NUMBER = re.compile(r"[\d.,:]+")
 _TIMES = frozenset(
     f"{day}{plural}"
     for day in (
@@ -639,8 +641,9 @@ _TIMES = frozenset(
 
 
 def _kind_of(value: str) -> str:
-    """A value's kind by its shape: a number ("40", "6"), a day or month, or a name."""
-    if value[:1].isdigit():
+    """A value's kind by its shape: a number ("40", "6"), a day or month, or a name ("5k",
+    "B1" and "MX-5" are names)."""
+    if _NUMBER.fullmatch(value):
         return "number"
     return "time" if value in _TIMES else "name"
 
@@ -653,16 +656,22 @@ def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> b
     value ("Took the Golf to Halfords for its MOT")."""
     if reading.nearest[n] != o or reading.cosine(n, o) < config.related_answer_cosine:
         return False
+    if one_off_past(reading.bodies[n]):
+        # A one-off answers nothing lasting: "went to the Rangers game with a mate" for
+        # "Which football team do I support?".
+        return False
     if not {_kind_of(v) for v in reading.values[n] - reading.values[o]} & {
         _kind_of(v) for v in reading.values[o]
     }:
         # A value of another kind answers another question: "I drive to work on Mondays"
         # says when, not what "I drive a VW Golf" says.
         return False
-    # Naming the earlier value again goes on about it ("Took the Golf to Halfords"); a change
-    # that ends it is read as a change (`_displaces`). A number said again is no such name
-    # ("6 till 2", then "lates now, 2 till 10").
-    return not any(_kind_of(v) == "name" for v in reading.values[n] & reading.values[o])
+    # Naming the earlier value again, anywhere, goes on about it ("Took the Golf to
+    # Halfords", "Alex's ex Jordan turned up"); a change that ends it is read as a change
+    # (`_displaces`). A number said again is no such name ("6 till 2", then "lates now, 2
+    # till 10").
+    named_again = reading.values[o] & (reading.values[n] | reading.words[n])
+    return not any(_kind_of(v) == "name" for v in named_again)
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:

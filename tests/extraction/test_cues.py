@@ -16,6 +16,7 @@ from adk_memory.extraction.cues import (
     lasting_change,
     negates,
     one_of_several,
+    one_off_past,
     person_words,
     present_state,
     relation_names,
@@ -131,6 +132,14 @@ def test_a_possessive_is_no_plural() -> None:
     assert "brother" in content_words("My brother's back from Oz.")
     assert content_words("I shop at Sainsbury's.") == {"shop", "sainsbury"}
     assert content_words("two cats") == {"two", "cat"}
+
+
+def test_a_one_off_of_the_past_is_not_how_things_turned_out() -> None:
+    assert one_off_past("went to the Rangers game with a mate")
+    assert one_off_past("Took the Golf to Halfords.")
+    assert not one_off_past("Ended up relocating to Tucson in the spring.")
+    assert not one_off_past("Since the move I've joined Riverside Striders.")
+    assert not one_off_past("They've put me on lates for the foreseeable.")
 
 
 def test_too_of_degree_adds_nothing() -> None:

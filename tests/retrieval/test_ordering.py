@@ -301,6 +301,14 @@ def test_an_update_close_to_an_answer_answers_it_however_little_it_matches_the_q
     # Going on about the earlier value is a remark on it; a number said again is no value.
     remark = "Took the Golf to Halfords, new tyres, 400 quid."
     assert _answer_order(kept, remark, after_score=0.2)[0] == kept
+    for earlier, remark in (
+        # Named again anywhere, a name or a name with digits ("5k").
+        ("My partner is called Alex.", "Alex's ex Jordan turned up at the party, awkward."),
+        ("I'm doing the couch to 5k programme.", "week 6 of couch to 5k done, legs are dead"),
+        # A one-off of the past answers nothing lasting.
+        ("I support Celtic.", "went to the Rangers game with a mate, don't tell anyone"),
+    ):
+        assert _answer_order(earlier, remark, after_score=0.2)[0] == earlier, remark
     shift = "They've put me on lates for the foreseeable, 2 till 10."
     assert _answer_order("I work the early shift, 6 till 2.", shift, after_score=0.2)[0] == shift
 
