@@ -539,9 +539,8 @@ def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements may stand in for the earlier: it says something
     current ("First day at St James's went fine"), or the sentence naming its new value does
     and presents it as new ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira,
-    is great"), or both
-    are plans ("We're going to Portugal in June", then "we're going to Greece in June
-    instead")."""
+    is great"), or both are plans ("We're going to Portugal in June", then "we're going to
+    Greece in June instead")."""
     n = _later(reading, i, j)
     o = j if n == i else i
     if reading.current[n] or (reading.planned[n] and reading.planned[o]):
@@ -652,8 +651,8 @@ def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> b
     """Whether a later statement naming a new value answers what the earlier answer does
     however little it matches the query: an update rarely says what it answers ("Ended up
     relocating to Tucson" for "What city am I in?"). It is nearest to that answer and close
-    to it, names a value of a kind the answer names, and does not go on about the earlier
-    value ("Took the Golf to Halfords for its MOT")."""
+    to it, no one-off of the past, names a value of a kind the answer names, and does not go
+    on about the earlier value ("Took the Golf to Halfords for its MOT")."""
     if reading.nearest[n] != o or reading.cosine(n, o) < config.related_answer_cosine:
         return False
     if one_off_past(reading.bodies[n]):
