@@ -443,7 +443,7 @@ def one_off_past(text: str) -> bool:
     return (
         _PAST_TENSE.search(text) is not None
         and _OUTCOME.search(text) is None
-        and _PAST_EVENT.search(text) is None
+        and _OUTCOME_EVENT.search(text) is None
     )
 
 
@@ -454,7 +454,7 @@ _LASTING_EVENT = (
     r"registered|enrolled|switched|upgraded|married|got (?:married|engaged|promoted|the keys)|"
     r"picked up (?:the keys|my new)|handed in|resigned|retired|accepted)"
 )
-_PAST_EVENT = _Lazy(
+_OUTCOME_EVENT = _Lazy(
     rf"^\W*(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b|"
     rf"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b",
     re.IGNORECASE,
@@ -466,7 +466,7 @@ def dated_event(text: str) -> bool:
     """Whether `text` tells an event of the speaker's in the past tense that only a day word
     dates ("Passed my B1 German exam today!!", "We completed on the house this morning"): what
     it brought about may last, unlike "I'm working at the library this afternoon"."""
-    if _PAST_EVENT.search(text) is None or _DAY_WORD.search(text) is None:
+    if _OUTCOME_EVENT.search(text) is None or _DAY_WORD.search(text) is None:
         return False
     found = cues(_DAY_WORD.sub(" ", text))
     return not (found.temporary or found.hypothetical or found.past)
