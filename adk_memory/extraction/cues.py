@@ -270,8 +270,9 @@ _IRREGULAR_PAST = (
     "found told said lost paid spent left wrote read broke began quit put cut set kept sent "
     "brought thought felt heard held built".split()
 )
+_IRREGULAR = "|".join(_IRREGULAR_PAST)
 _PAST_VERB = _Lazy(
-    rf"\b(?:i|we)\s+(?:\w+ed|{'|'.join(_IRREGULAR_PAST)})\b",
+    rf"\b(?:i|we)\s+(?:\w+ed|{_IRREGULAR})\b",
     re.IGNORECASE,
 )
 #: Said of the speaker or the speaker's people: a first-person word early on, or a gerund
@@ -323,7 +324,7 @@ _NAME_SUBJECT = _Lazy(
     rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))(?:'s|'ve|'d|'ll)?\s+"
     r"(?:(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
     r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
-    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{'|'.join(_IRREGULAR_PAST)})"
+    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{_IRREGULAR})"
     # Or a phrase about it: "Tom from work moved", "Rent in Leeds is crazy now" (not the
     # speaker's news either way).
     r"|(?:from|at|in|on|of|for|and|with)\s)\b"
@@ -427,8 +428,7 @@ _BEGINNING = _Lazy(
 _DAY_WORD = _Lazy(r"\b(?:earlier )?(?:today|this (?:morning|afternoon|evening|week))\b", re.I)
 #: A clause told in the past tense ("Read a piece in the FT this morning").
 _PAST_TENSE = _Lazy(
-    rf"^\W*(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b|"
-    rf"\b(?:i|we)\s+(?:just\s+)?(?:[a-z]+ed|{'|'.join(_IRREGULAR_PAST)})\b",
+    rf"^\W*(?:[a-z]+ed|{_IRREGULAR})\b|\b(?:i|we)\s+(?:just\s+)?(?:[a-z]+ed|{_IRREGULAR})\b",
     re.IGNORECASE,
 )
 #: What frames a past event as how things turned out ("Ended up relocating to Tucson").
@@ -652,11 +652,10 @@ def _asides(text: str) -> tuple[str, ...]:
 
 @_remembered
 def _displaced_values(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    """`displaced(text)` and `taken_back(text)`, each value with its content words."""
-    return tuple(
-        (value, frozenset(content_words(value)))
-        for value in dict.fromkeys([*displaced(text), *taken_back(text)])
-    )
+    """`displaced(text)` and `taken_back(text)`, each value with its content words: one
+    pass over the text for both."""
+    values = _values_of(text, [*_DISPLACE, _PUT_DOWN, _TAKEN_BACK])
+    return tuple((value, frozenset(content_words(value))) for value in values)
 
 
 #: What joins two items of a list; a comma does only inside a list that "and" or "or"
