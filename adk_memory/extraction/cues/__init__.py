@@ -1,0 +1,76 @@
+"""Cues in a statement's wording that decide how much it may change: is it about now, about a
+passing moment, about a maybe, an addition, or a change from one value to another?
+
+The offline path supersedes only on explicit evidence, so these cues gate slot filling
+(a temporary, hypothetical or additive statement fills no single-valued slot) and name what a
+change displaces ("traded in the Golf for an e-bike" displaces "Golf").
+
+One job a module, each importing only those above it:
+
+- `lazy`: regular expressions compiled on first use, and readers of a text remembered.
+- `words`: content words, the items of a compound value, negation, the speaker label.
+- `items`: whether a value is one item of a list beside others.
+- `tense`: when a statement holds and how sure it is (`cues`, `present_state`, ...).
+- `subjects`: who a statement is about, whom the speaker names, whose news it reports.
+- `changes`: what a change ends, displaces, takes back or moves to.
+
+Import from this package: the names below are its interface; the modules share a few more
+among themselves (`LazyPattern`, `remembered`, `IRREGULAR`, `PAST_TENSE`, `singular`).
+"""
+
+from adk_memory.extraction.cues.changes import (
+    arrived,
+    displaced,
+    ends,
+    lasting_change,
+    moved_thing,
+    taken_back,
+)
+from adk_memory.extraction.cues.items import one_of_several
+from adk_memory.extraction.cues.subjects import (
+    RELATION_NOUNS,
+    THIRD_PERSON,
+    is_relation,
+    person_words,
+    relation_names,
+    reported_about,
+    subject_words,
+)
+from adk_memory.extraction.cues.tense import (
+    COUNT,
+    Cues,
+    begins_lasting,
+    cues,
+    dated_event,
+    one_off_past,
+    present_state,
+)
+from adk_memory.extraction.cues.words import content_words, negates, split_items, strip_speaker
+
+__all__ = [
+    "COUNT",
+    "RELATION_NOUNS",
+    "THIRD_PERSON",
+    "Cues",
+    "arrived",
+    "begins_lasting",
+    "content_words",
+    "cues",
+    "dated_event",
+    "displaced",
+    "ends",
+    "is_relation",
+    "lasting_change",
+    "moved_thing",
+    "negates",
+    "one_of_several",
+    "one_off_past",
+    "person_words",
+    "present_state",
+    "relation_names",
+    "reported_about",
+    "split_items",
+    "strip_speaker",
+    "subject_words",
+    "taken_back",
+]

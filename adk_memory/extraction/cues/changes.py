@@ -1,0 +1,246 @@
+"""What a change ends or moves to: a value displaced, taken back or arrived at."""
+
+from __future__ import annotations
+
+import re
+
+from adk_memory.extraction.cues.items import one_of_several
+from adk_memory.extraction.cues.lazy import LazyPattern, remembered
+from adk_memory.extraction.cues.tense import PAST_TENSE, cues
+from adk_memory.extraction.cues.words import content_words
+from adk_memory.extraction.sentences import mask, unmask
+
+#: Words that set what holds now against what held before ("We're in Munich now", "it's
+#: sparkling water with dinner these days", "no longer", "instead"). Event verbs ("left",
+#: "fixed", "started") are not among them: "I left the party early" changes no value.
+_NOW_VERSUS_BEFORE = LazyPattern(
+    r"\b(?:now|these days|nowadays|from now on|no longer|any longer|not any ?more|"
+    r"any ?more(?! than)|no more|instead)\b",
+    re.IGNORECASE,
+)
+
+_NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
+_NP_STOP = (
+    r"\s+(?:for|with|to|in favou?r of|and|but|so|because|after|since|last|this|on|at|in|as|"
+    r"over|during|when|before|was|is)\b|\s*[.,;!?\u2014\u2013]|\s+-\s|\s*$"
+)
+_NP_END = rf"(?={_NP_STOP})"
+#: What a thing or person that ended did ("The SE finally died", "my old boss retired").
+_CEASED = (
+    r"(?: finally| sadly| just| officially)? (?:retired|moved out|passed away|died|"
+    r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
+    r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust)\b"
+)
+_SPACES = LazyPattern(r"\s+")
+#: Explicit displacement of a named value, the value as group `x`.
+_DISPLACE = [
+    LazyPattern(p, re.IGNORECASE)
+    for p in (
+        rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|dropped|quit|left|sold|"
+        rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
+        rf"(?:got|get) rid of|"
+        rf"finished(?: with)?|done with|pulled out of|moved (?:away )?from|moved out of|"
+        rf"switched (?:away )?from|moved over from|migrated (?:away )?from|handed in my notice at|"
+        rf"broke up with|lost|tapering off|tapered off|barely (?:touch|use)|no more|"
+        rf"no longer (?:use|go to|play|drink|eat|see|have|work at|live in)) {_NP}{_NP_END}",
+        rf"\b(?:my )?(?:final|last) day at {_NP}{_NP_END}",
+        rf"\b(?:switched|moved|changed|migrated)(?: [\w-]+){{1,3}}? from {_NP}(?= to\b)",
+        r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?)" + _CEASED,
+        # An end given as the reason ("signed for Clapton Rovers after the Hawks folded"): a
+        # short name after the conjunction, and only an end for good ("After the pub closed
+        # we went to Tom's" is an evening).
+        r"\b(?:after|since|because|now that) (?:the |my |our )(?:old )?"
+        r"(?P<x>[\w'-]+(?: [\w'-]+){0,2}?)(?: finally| sadly| officially)? "
+        r"(?:retired|passed away|died|folded|went bust)\b",
+        # Ends said as they happen, inside the frame of an outcome ("Ended up cancelling
+        # PureGym and joining The Gym Group", "finally getting rid of the Volvo"); a gerund
+        # alone is an activity or a subject ("Selling on eBay is my side hustle", "I'm not
+        # quitting Google"). "dropping" is left out ("dropping the kids at school").
+        r"\b(?:ended up|wound up|finally|went ahead and)\b"
+        r"(?:(?!\b(?:not|never|no|against|without|avoid)\b|n't)[^.;!?]){0,80}?"
+        r"\b(?:trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
+        rf"giving up(?: on)?|getting rid of) (?!(?:on|at|in|out|up|off|down)\b){_NP}{_NP_END}",
+        r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
+        rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
+        # A correction sets the right value against the wrong one: "actually it's the 14th,
+        # not the 12th", "Small correction from yesterday: I'm a legal secretary, not a
+        # paralegal", "oops, my birthday's the 14th, not the 12th". It opens the sentence and
+        # its copula states the right value of the speaker's; without the copula it may end
+        # only part of a value ("Actually I'm not into horror any more" after "I love horror
+        # and sci-fi"), a cleft names someone else ("Sorry, it's Dr Shah who retired, not Dr
+        # Patel"), and the value of something else is no correction of the speaker's ("Sorry,
+        # the offsite is with Meta this year, not Google").
+        rf"^\W*(?:(?:haha|oops|ah|oh|wait|small|quick|sorry|actually|correction|my mistake|"
+        rf"my bad|i meant|typo)(?:\s+from (?:yesterday|earlier|before))?\W+){{1,3}}"
+        rf"(?:it's|it is|that's|it was|its|i'm|i am|my\s+[\w-]+(?:\s+[\w-]+)?"
+        rf"(?:'s|\s+is|\s+are|\s+was))\s+"
+        rf"(?:(?!\b(?:who|that|which)\b)[^,.;!?]){{1,40}}?,?\s+not {_NP}{_NP_END}",
+    )
+]
+#: Taking back what the speaker said: "Oops, I said ramipril yesterday — it's amlodipine, I
+#: got them confused", "Did I tell you Verizon? Sorry, that was my old carrier". Read only
+#: beside words that say it was wrong (`_RETRACTED`): "I said I'd try yoga, and I did".
+_TAKEN_BACK = LazyPattern(
+    rf"\b(?:i (?:said|told you|wrote|typed|mentioned)|did i (?:say|tell you|mention))"
+    rf"(?:\s+(?:that\s+)?(?:i was|i'm|i am|it was|it's|i live in|i work at|i use))?\s+"
+    rf"(?!about\b){_NP}(?=\s+(?:yesterday|earlier|before|last time)\b|{_NP_STOP})",
+    re.IGNORECASE,
+)
+#: Words that take back what was said, after it: "I meant Bradford", "my mistake", "I got
+#: them confused", "that was my old one". Not "actually" ("I told you cello, it's actually
+#: harder than it looks"), and not "I meant his brother": a person taken back for another
+#: would retire every memory naming them.
+_RETRACTED = LazyPattern(
+    r"\b(?:i (?:actually )?meant(?! to\b)(?!\s+(?:his|her|their|my|the other|someone)\b)|"
+    r"my mistake(?! was)|my bad|(?:got|had) (?:it|that|them) wrong|wrong one|"
+    r"mixed (?:them |it |those )?up|muddled|got (?:them |it )?confused|misspoke|"
+    r"(?:that was|that's|it was|it's) my old)\b",
+    re.IGNORECASE,
+)
+#: What trails a displaced value without being part of it ("Python anymore").
+_AFTER_VALUE = LazyPattern(
+    r"\s+(?:any ?more|now|these days|for good|altogether|completely|entirely|again)$", re.I
+)
+_PUT_DOWN = LazyPattern(r"\bput (?:the |my )?(?P<x>[\w -]+?) (?:down|away|aside)\b", re.I)
+#: "switched to decaf", "moved over to VS Code", "upgraded to a Pixel 8": the new value.
+_ARRIVE = LazyPattern(
+    r"\b(?:switched|moved|changed|swapped|migrated|transitioned|converted|upgraded|downgraded|"
+    r"transferred|ported|went|shifted|bumped|raised|increased|lowered|reduced|cut|pushed|put)"
+    r"(?P<what>(?: [\w-]+){0,3}?) (?:over |up |down |back )?to (?:a |an |the |my )?"
+    r"(?P<y>[^.,;!?]+?)(?=\s+(?:after|because|since|for|last|this|when|as|from|so)\b|\s*[.,;!?]|\s*$)",
+    re.IGNORECASE,
+)
+
+
+@remembered
+def lasting_change(text: str) -> bool:
+    """Whether `text` says a value changed for good, in words that set a present against a
+    past ("We're in Munich now", "Lately it's IPAs instead of stout") or as a move to a new
+    value ("The company moved us to a co-working space", "The new contract bumped me to
+    68k"); and nothing makes it a passing moment, a maybe, an addition or the past. A
+    one-off event ("I stopped at the bakery", "Mia finally started school") is no change.
+    """
+    found = cues(text)
+    if found.temporary or found.hypothetical or found.additive or found.past:
+        return False
+    return _NOW_VERSUS_BEFORE.search(text) is not None or _moves_to_value(text)
+
+
+#: Verbs `arrived` reads that also tell a one-off trip or act ("went to the cinema", "put
+#: the kids to bed"): with them, a move to a value is not evidence of a change.
+_EVENT_VERBS = frozenset({"went", "put", "cut"})
+
+
+def _arrival(text: str) -> re.Match[str] | None:
+    """The move to a new value `text` states ("switched to decaf"), its abbreviations masked."""
+    return _ARRIVE.search(mask(text))
+
+
+def _moves_to_value(text: str) -> bool:
+    match = _arrival(text)
+    return match is not None and match.group(0).split()[0].lower() not in _EVENT_VERBS
+
+
+def ends(text: str, state: str) -> bool:
+    """Whether `text` says that what `state` names is gone, naming it ("Sold the Vespa" for
+    "I ride a Vespa to work"; "Cancelled Spotify" for "I listen to music on Spotify"), and
+    says it for good (not a passing moment, a maybe, an addition or the past). One item of
+    several is not all of the state ("Sold the motorbike" for "I have a car and a
+    motorbike")."""
+    found = cues(text)
+    if found.hypothetical or found.additive or found.past:
+        return False
+    words = content_words(state)
+    parts = _asides(text)
+    if any(cues(part).temporary and PAST_TENSE.search(part) is None for part in parts[1:]):
+        # "This week only — no more coffee for me": the moment bounds the whole; "Read it in
+        # the FT this morning — I get that instead of the Guardian" dates only its part.
+        return False
+    for part in parts:
+        if cues(part).temporary:
+            continue
+        if any(
+            gone <= words and not one_of_several(value, state)
+            for value, gone in _displaced_values(part)
+        ):
+            return True
+    return False
+
+
+#: Where an aside or a second thought begins: a dash or a semicolon between words.
+_ASIDE = LazyPattern(r"(?<!\s)\s+[\u2014\u2013-]+\s+|;\s+")
+
+
+@remembered
+def _asides(text: str) -> tuple[str, ...]:
+    """`text`, and its parts when a dash or semicolon sets a second thought apart ("Read it
+    in the FT this morning — I get that now instead of the Guardian"): a passing moment in
+    one part bounds nothing in the other (a maybe or the past still colours them all: "If
+    the Leeds job comes through - I'd quit Google")."""
+    parts = [p for p in _ASIDE.split(text) if p.strip()]
+    return (text,) if len(parts) < 2 else (text, *parts)
+
+
+@remembered
+def _displaced_values(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """`displaced(text)` and `taken_back(text)`, each value with its content words: one
+    pass over the text for both."""
+    values = _values_of(text, [*_DISPLACE, _PUT_DOWN, _TAKEN_BACK])
+    return tuple((value, frozenset(content_words(value))) for value in values)
+
+
+def displaced(text: str) -> list[str]:
+    """The values a statement explicitly displaces ("Traded in the Golf for an e-bike" →
+    ["Golf"]; "My old boss retired" → ["boss"])."""
+    return _values_of(text, [*_DISPLACE, _PUT_DOWN])
+
+
+def taken_back(text: str) -> list[str]:
+    """What the speaker takes back of what they said ("Oops, I said ramipril yesterday —
+    it's amlodipine, I got them confused" → ["ramipril"]). Evidence for ordering only: "I
+    mentioned Spotify — I got it confused with Tidal, which my wife uses" may take back
+    nothing, so it never supersedes."""
+    return _values_of(text, [_TAKEN_BACK])
+
+
+def _values_of(text: str, patterns: list[LazyPattern]) -> list[str]:
+    found: list[str] = []
+    # Runs of white space cost the patterns' lazy values dear and say nothing.
+    masked = mask(_SPACES.sub(" ", text))
+    for pattern in patterns:
+        for match in pattern.finditer(masked):
+            if pattern is _TAKEN_BACK and _RETRACTED.search(masked, match.end()) is None:
+                continue
+            value = unmask(match.group("x")).strip()
+            value = _AFTER_VALUE.sub("", value)
+            value = re.sub(
+                r"^(?:(?:the|my|our|a|an|old|former|being|\w+ing (?:off|on|with))\s+)+",
+                "",
+                value,
+                flags=re.I,
+            )
+            value = re.sub(
+                r"\s+(?:account|membership|subscription|plan|one)$", "", value, flags=re.I
+            )
+            if value and len(value.split()) <= 5 and content_words(value):
+                found.append(value)
+    return list(dict.fromkeys(found))
+
+
+def arrived(text: str) -> str | None:
+    """The value a change moves to ("Switched to decaf after the doctor's visit" → "decaf")."""
+    match = _arrival(text)
+    if match is None:
+        return None
+    value = unmask(match.group("y")).strip()
+    return value if value and len(value.split()) <= 5 else None
+
+
+def moved_thing(text: str) -> str | None:
+    """What a change moves when it names it ("They moved our standup to 10:15" →
+    "standup"); None for "moved to", "moved everything to" or "moved me to"."""
+    match = _arrival(text)
+    if match is None:
+        return None
+    what = re.fullmatch(r"\s*(?:my|our|the) ([\w-]+(?: [\w-]+)?)\s*", match.group("what"))
+    return unmask(what.group(1)) if what else None

@@ -1,0 +1,82 @@
+"""Whether a value is one item of a list the text names beside others."""
+
+from __future__ import annotations
+
+import re
+
+from adk_memory.extraction.cues.lazy import LazyPattern
+from adk_memory.extraction.cues.words import content_words
+
+#: What joins two items of a list; a comma does only inside a list that "and" or "or"
+#: closes ("climbing, chess and baking"), since in a sentence it mostly opens a clause or
+#: an aside ("I live in Berlin, in a flat near the park").
+_LIST_SEPARATOR = r"(?:&|/|\+|\band\b|\bor\b|\bplus\b|\bas well as\b)"
+#: A conjunct opening with one of these is a clause about the value ("the Golf and love
+#: it"), not another item beside it.
+_CLAUSE_WORDS = frozenset(
+    "i i'm i've i'd it it's its we we're they they're she she's he he's me us them him her "
+    "is am are was were has have had that which who this there so but".split()
+)
+#: What may open an item of a list ("and at a pub", "and an iPad", "and two cats").
+_ITEM_OPENING = (
+    r"(?:(?:at|in|on|with|for|from|to)\s+)?"
+    r"(?:(?:a|an|the|my|our|some|two|three|four|five|\d+)\s+)?"
+)
+_ITEM = r"[\w+#.'-]+(?:\s+[\w+#.'-]+){0,3}?"
+#: Where an item ends: a separator, the sentence's end, or a phrase about it ("tennis and
+#: squash at the club every week").
+_ITEM_END = (
+    r"(?=$|[,.;:!?&/)]|\s(?:and|or|plus)\b|"
+    r"\s(?:at|in|on|for|with|from|every|each|most|when|since|too|as well|is|are|was|were)\b)"
+)
+#: An item after the value: up to four words to the next separator or the sentence's end.
+_NEXT_ITEM = LazyPattern(
+    rf"\s*(?:,?\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}(?P<item>{_ITEM})\s*{_ITEM_END}"
+    rf"|,\s*{_ITEM_OPENING}(?P<listed>{_ITEM})\s*(?=,|\s(?:and|or|plus)\b))",
+    re.IGNORECASE,
+)
+#: An item before the value, joined by a separator ("tennis and golf").
+_PREVIOUS_ITEM = LazyPattern(
+    rf"(?<![\w+#.'-])(?P<item>[\w+#.'-]+)\s*,?\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}$",
+    re.IGNORECASE,
+)
+#: Two items before the value, joined by commas: a list of three or more without "and"
+#: ("a car, a van, a motorbike"); one comma alone mostly opens an aside.
+_PREVIOUS_LISTED = LazyPattern(
+    rf"(?<![\w+#.'-])[\w+#.'-]+\s*,\s*{_ITEM_OPENING}(?:[\w+#.'-]+\s+)?"
+    rf"(?P<item>[\w+#.'-]+)\s*,\s*{_ITEM_OPENING}$",
+    re.IGNORECASE,
+)
+#: How far before a value its list may begin, and how many mentions of it are read: a
+#: long pasted text must not cost time in proportion to its length squared.
+_LIST_REACH = 120
+_MENTIONS_READ = 20
+
+
+def one_of_several(value: str, text: str) -> bool:
+    """Whether `text` lists `value` beside other items ("Milo" in "two cats, Milo and Luna";
+    "golf" in "I play tennis and golf"; "the pub job" in "at Tesco and at a pub"), so that
+    the end of `value` leaves the others standing. A clause after it is no item ("I drive a
+    VW Golf, it's ancient"). Read on the value's content words, as `ends` names it."""
+    for word in content_words(value):
+        mentions = re.finditer(
+            rf"(?<![\w+#]){re.escape(word)}(?:e?s)?(?![\w+#])", text, re.IGNORECASE
+        )
+        for _, found in zip(range(_MENTIONS_READ), mentions, strict=False):
+            if _listed(text, found.start(), found.end()):
+                return True
+    return False
+
+
+def _listed(text: str, start: int, end: int) -> bool:
+    """Whether the words at text[start:end] are one item of a list."""
+    after = _NEXT_ITEM.match(text, end, min(len(text), end + _LIST_REACH))
+    if after is not None:
+        item = after.group("item") or after.group("listed")
+        if not _CLAUSE_WORDS & {word.strip(".") for word in item.lower().split()}:
+            return True
+    reach = max(0, start - _LIST_REACH)
+    before = _PREVIOUS_ITEM.search(text, reach, start) or _PREVIOUS_LISTED.search(
+        text, reach, start
+    )
+    return before is not None and before.group("item").lower() not in _CLAUSE_WORDS

@@ -1,0 +1,244 @@
+"""Who a statement is about: the speaker, someone the speaker names, or whose news it reports."""
+
+from __future__ import annotations
+
+import re
+
+from adk_memory.extraction.cues.lazy import LazyPattern, remembered
+from adk_memory.extraction.cues.tense import IRREGULAR, IRREGULAR_PAST
+from adk_memory.extraction.cues.words import content_words, singular
+
+#: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
+RELATION_NOUNS = (
+    r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
+    r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
+    r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
+    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|"
+    # A child by their place among siblings ("My eldest switched courses").
+    r"eldest|youngest|oldest|twins|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
+)
+
+
+_ADJECTIVES = (
+    r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
+)
+#: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
+#: A short lead-in before a sentence's subject: "Big news, my sister's moved to Glasgow",
+#: "In March, Tom left Google", "Update: she's in Bergen now".
+_LEAD_IN = r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
+_RELATION_SUBJECT = LazyPattern(
+    rf"{_LEAD_IN}(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
+    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
+    re.IGNORECASE,
+)
+#: "My team just hired two interns", "Our landlord sold the building": someone or something
+#: of the speaker's is the subject, and the speaker is not named again.
+_POSSESSED_SUBJECT = LazyPattern(
+    rf"^\W*(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
+)
+#: "My new job is at Stripe", "My rent went up": a thing of the speaker's described, not
+#: acting ("My landlord is selling the flat" acts).
+_DESCRIBED = LazyPattern(
+    r"^\s*(?:'s|'re|\s+(?:is|are|was|were|has been|have been|became|went|got|feels|looks))\b"
+    r"(?!\s+\w+ing\b)",
+    re.IGNORECASE,
+)
+#: "My new ThinkPad arrived": something the speaker just got, a fact of the speaker's ("My
+#: new landlord moved to Spain" is the landlord's).
+_ACQUIRED = LazyPattern(
+    r"^\W*(?:my|our)\s+(?:brand[- ])?new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:just\s+|finally\s+)?"
+    r"(?:arrived|came|turned up|showed up|got delivered|was delivered|is here)\b",
+    re.IGNORECASE,
+)
+#: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
+_NAMES_RELATION = LazyPattern(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
+#: "She moved to Bergen": someone already spoken of.
+_PRONOUN_SUBJECT = LazyPattern(rf"{_LEAD_IN}(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
+#: What `subject_words` says of a statement whose subject is a third-person pronoun.
+THIRD_PERSON = "(someone)"
+#: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
+#: then a verb or a phrase about it. A capital opening a sentence before anything else names
+#: no one: "Officially a Londoner now", "New job at Deloitte", "Imagine living in Hawaii".
+_NAME_SUBJECT = LazyPattern(
+    rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))(?:'s|'ve|'d|'ll)?\s+"
+    r"(?:(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
+    r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
+    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{IRREGULAR})"
+    # Or a phrase about it: "Tom from work moved", "Rent in Leeds is crazy now" (not the
+    # speaker's news either way).
+    r"|(?:from|at|in|on|of|for|and|with)\s)\b"
+)
+_FIRST_PERSON = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+#: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
+_OPENERS = frozenset(
+    "the a an this that these those it its there here so and but or then now just finally "
+    "actually honestly lately recently sorry quick big good bad great turns yes no well oh "
+    "after before since when while once every today yesterday last next first got caved "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+@remembered
+def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
+    """Who a statement is about when that is not the speaker, as lower-case words, kin
+    terms folded ("My best friend Ravi works at Google" → {"friend", "ravi"}; "Ravi left
+    Google" → {"ravi"}; "Mum and Dad sold the house" → {"mother", "father"}); empty when it
+    is about the speaker, alone or too ("Sold the Vespa", "We're in Munich", "My partner
+    converted me").
+
+    With `possessed`, a thing of the speaker's that acts counts as the subject ("My team
+    just hired two interns" → {"team"}); one described is the speaker's ("My new job is at
+    Stripe"), and without `possessed` so is "My team just hired two interns".
+    """
+    relation = _RELATION_SUBJECT.match(text)
+    if relation is not None and _NAMES_RELATION.match(text, relation.end()):
+        # "My manager is Laura": who the speaker's manager is, a fact of the speaker's.
+        return frozenset()
+    if relation is not None and _FIRST_PERSON.search(text, relation.end()) is None:
+        who = {relation.group("who")}
+        if relation.group("name"):
+            who.add(relation.group("name"))
+        if relation.group("also"):
+            who.add(relation.group("also"))
+        return person_words(" ".join(who))
+    match = _POSSESSED_SUBJECT.match(text)
+    if match is not None:
+        rest = match.group("rest")
+        if (
+            possessed
+            and _FIRST_PERSON.search(rest) is None
+            and not _DESCRIBED.match(rest)
+            and not _ACQUIRED.match(text)
+        ):
+            return frozenset({singular(match.group("what").lower())})
+        return frozenset()
+    if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
+        return frozenset({THIRD_PERSON})
+    named = _NAME_SUBJECT.match(text)
+    if (
+        named is not None
+        and named.group("name").lower() not in _OPENERS
+        and named.group("name").lower() not in IRREGULAR_PAST
+        and not named.group("name").endswith(("ed", "ing", "ly"))
+        and _FIRST_PERSON.search(text) is None
+    ):
+        return frozenset({named.group("name").lower()})
+    return frozenset()
+
+
+_RELATION_WORD = LazyPattern(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
+#: Capitalised words that open or greet, never a name ("Hi, my brother Tom").
+_NOT_NAMES = ("hi", "hey", "hello", "thanks", "yes", "no", "ok", "okay", "dear")
+#: "my sister Priya", "my son, Ben,", "my boss is called Kenji", "Priya, my sister",
+#: "my colleague Dr Shah". "My mum is French" names no one.
+_TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
+_NAMED_RELATION = LazyPattern(
+    rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})"
+    rf"(?:'s name is\s+|\s+(?:is called|is named|called|named)\s+|\s+|,\s+(?=\S+,))"
+    rf"{_TITLE}(?P<name>(?-i:[A-Z][a-z]+))\b(?!')"
+    rf"|\b(?!(?:{'|'.join(_NOT_NAMES)})\b)(?P<name2>(?-i:[A-Z][a-z]+)),\s+"
+    rf"(?:my|our)\s+{_ADJECTIVES}(?P<who2>{RELATION_NOUNS})\b",
+    re.IGNORECASE,
+)
+
+
+@remembered
+def relation_names(text: str) -> tuple[tuple[str, str], ...]:
+    """Who the speaker names and how they relate, as (name, relation) in lower case, kin
+    terms folded and a relation of several words read by its head ("My sister Priya is a
+    nurse" → ("priya", "sister"); "Ben, my son, starts school" → ("ben", "son"); "my team
+    lead Kenji" → ("kenji", "lead"))."""
+    found = []
+    for match in _NAMED_RELATION.finditer(text):
+        name = (match.group("name") or match.group("name2")).lower()
+        head = (match.group("who") or match.group("who2")).split()[-1].lower()
+        if name in _OPENERS or name in _NOT_NAMES:
+            continue
+        found.append((name, _KIN.get(head, head)))
+    return tuple(dict.fromkeys(found))
+
+
+def is_relation(word: str) -> bool:
+    """Whether `word` names a relation ("sister", "mother") rather than a person's name."""
+    # Words come plural-folded ("parents" → "parent").
+    return word in _KIN.values() or any(
+        _RELATION_WORD.fullmatch(form) is not None for form in (word, f"{word}s")
+    )
+
+
+#: Kin terms that name the same person ("Mum", "my mother"), and the groups they make up.
+_KIN = {
+    **dict.fromkeys(("mum", "mom", "mam", "mother"), "mother"),
+    **dict.fromkeys(("dad", "father"), "father"),
+    **dict.fromkeys(("gran", "grandma", "nan", "nana", "grandmother"), "grandmother"),
+    **dict.fromkeys(("grandpa", "granddad", "grandfather"), "grandfather"),
+}
+_KIN_GROUPS = {
+    "parent": ("mother", "father"),
+    "grandparent": ("grandmother", "grandfather"),
+}
+
+
+@remembered
+def person_words(text: str) -> frozenset[str]:
+    """The content words of `text` with kin terms folded, groups spelled out ("my parents"
+    → {"parent", "mother", "father"})."""
+    words = {_KIN.get(w, w) for w in content_words(text)}
+    for group, members in _KIN_GROUPS.items():
+        if group in words:
+            words.update(members)
+    return frozenset(words)
+
+
+#: "My sister said her friend just moved to Galway": someone's report, and what it reports.
+_REPORTED = LazyPattern(
+    r"^(?P<reporter>.*?)\b(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
+    r"(?:was|is|were|are|keeps?|kept) (?:saying|telling (?:me|us))|mentioned|mentions|"
+    r"reckons|thinks|claims|insists|swears|announced|texted(?: me)?(?: to say)?|"
+    r"messaged(?: me)?|emailed(?: me)?|heard)(?:\s+that)?[,:]?\s+(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
+#: Hearsay without a reporter ("Apparently Tom moved to Leeds", "I heard Dana got the
+#: job", "According to Mum, the house sold"): the clause says whose news it is.
+_HEARSAY = LazyPattern(
+    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) heard(?: that)?)[,:]?\s+"
+    r"(?=(?-i:[A-Z])|(?:my|our|the|his|her|their)\b)(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
+#: The speaker in the reporter's part or the reported clause ("As I said", "Everyone says
+#: Berlin is great but I moved to Munich", "Google announced layoffs, so I'm at Meta now"):
+#: the speaker's own news.
+_SPEAKER_SAYS = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've)\b", re.IGNORECASE)
+#: Relations by gender, so "My sister said he moved" reports someone else.
+_FEMALE = frozenset("sister mother wife girlfriend daughter aunt niece grandmother fiancee".split())
+_MALE = frozenset("brother father husband boyfriend son uncle nephew grandfather fiance".split())
+
+
+@remembered
+def reported_about(text: str) -> str | None:
+    """Whose news `text` reports when it reports someone else's: the reporter when the
+    report goes on about them ("Tom told me he's at Google now" → "Tom"), else the clause's
+    own subject ("My sister said her friend just moved to Galway" → "her friend just moved
+    to Galway"). None when `text` reports nothing, or the speaker's own news ("The doctor
+    said I'm no longer diabetic")."""
+    hearsay = _HEARSAY.match(text)
+    if hearsay is not None:
+        clause = hearsay.group("clause")
+        return None if _SPEAKER_SAYS.search(clause) else clause
+    found = _REPORTED.search(text)
+    if found is None or not found.group("reporter").strip():
+        return None
+    reporter, clause = found.group("reporter").strip(), found.group("clause")
+    if _SPEAKER_SAYS.search(reporter) or _SPEAKER_SAYS.search(clause):
+        return None
+    # A clause that goes on with "he", "she" or "they" is about the reporter.
+    again = _PRONOUN_SUBJECT.match(clause)
+    if again is not None:
+        pronoun, who = again.group(0).lower(), person_words(reporter)
+        if (pronoun.startswith("he") and who & _FEMALE) or (
+            pronoun.startswith("she") and who & _MALE
+        ):
+            # "My sister said he moved to Bergen": someone else again.
+            return clause
+        return reporter
+    return clause

@@ -1,0 +1,252 @@
+"""When a statement holds and how sure it is: now, a passing moment, a maybe, a plan, an
+addition, the past, or a one-off event."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from adk_memory.extraction.cues.lazy import LazyPattern, remembered
+from adk_memory.extraction.sentences import split_sentences
+
+#: A statement bounded to a passing moment: it says nothing about the lasting value.
+_TEMPORARY = LazyPattern(
+    r"\b(?:this (?:morning|afternoon|evening|week|weekend|saturday|sunday|monday|tuesday|"
+    r"wednesday|thursday|friday)|today|tonight|tomorrow|right now|for (?:the|this|a) "
+    r"(?:day|night|weekend|week|trip|holiday|holidays|conference|summer|visit|meeting)|"
+    r"for a (?:few|couple of) (?:days|weeks|hours)|for (?:a|an|one|two|three) (?:days?|weeks?|"
+    r"nights?|hours?)|until (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
+    r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
+    r"rented|borrowed|next (?:week|month|weekend))\b",
+    re.IGNORECASE,
+)
+#: "as of this week", "since this morning": the start of a lasting change, not a moment.
+_CHANGE_START = LazyPattern(
+    r"\b(?:(?:as of|since|from|starting) (?:this|today|tomorrow|next)|"
+    r"(?:started|began|begun|starts|start) (?:[\w-]+ )?(?:this|today|last))\b",
+    re.IGNORECASE,
+)
+#: A plan: not a fact about the present, but a later plan stands in for an earlier one.
+_PLAN = LazyPattern(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
+#: A hedge on a present statement ("It's pescatarian now, I guess"): still about now.
+_HEDGE = LazyPattern(r"\b(?:i think|i guess|i suppose|probably)\b", re.IGNORECASE)
+#: A possibility, a plan, a wish or a suggestion: not a fact about the present.
+_HYPOTHETICAL = LazyPattern(
+    r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
+    r"thinking (?:about|of)|considering|consider|plan(?:ning)? to|planning on|"
+    r"going to|gonna|want(?:s)? to|"
+    r"hope to|hoping to|wish|someday|one day|maybe|perhaps|probably|possibly|i think|i guess|"
+    r"not sure|might be|dream(?:ing)? of|tempted to|interview(?:ed)? (?:at|with|for)|"
+    r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for))\b",
+    re.IGNORECASE,
+)
+#: Words before a "too" of degree, not of addition, when a word follows ("the lessons got
+#: too pricey", "it was too itchy", "way too far"; "my Italian is too." adds).
+_DEGREE_BEFORE_TOO = (
+    "is was are were got get gets be been feel felt seem seems looks way far much 's 're 'm "
+    "just bit all".split()
+)
+#: An addition beside what is known: never a displacement. "The other day", "each other"
+#: and "second-hand" add nothing.
+_ADDITIVE = LazyPattern(
+    r"\b(?:also|too(?!\s+[a-z])|"
+    + "".join(rf"(?<!{re.escape(word)} )" for word in _DEGREE_BEFORE_TOO)
+    + r"too|as well|either|another|"
+    r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
+    r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
+    r"(?<!for a )second(?![- ]?hand)|extra)\b",
+    re.IGNORECASE,
+)
+#: A past state or event ("I lived in Tokyo for a year", "when I was a student").
+_PAST = LazyPattern(
+    # "getting used to", "what I'm used to" are no habit of the past ("I'm used to Vim"
+    # may be either: read as the past, it orders nothing).
+    r"\b(?:(?<!getting )(?<!get )(?<!got )(?<!what i'm )(?<!what we're )used to|"
+    r"when i was|back when|back then|ago|"
+    r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
+    r"after school|growing up|grew up|years? back)\b",
+    re.IGNORECASE,
+)
+#: "Started eating fish again a few weeks ago", "I moved to Munich three weeks ago": a
+#: recent "ago" dates the start of what holds now. Years back it is history ("I moved to
+#: London fifteen years ago"), and an ending is no start ("I sold my car a month ago" says
+#: nothing of the car bought since).
+#: How many days, weeks, months or years ("three", "a few", "12"), longest first.
+COUNT = (
+    r"\d+|a couple of|a few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve"
+)
+_RECENTLY = rf"(?:{COUNT}) (?:days?|weeks?|months?) ago"
+_STARTED_AGO = LazyPattern(
+    r"\b(?:started|began|begun|took up|joined|moved|relocated|switched|changed|transferred|"
+    rf"converted|became|got married|got engaged|married|adopted|signed up)\b"
+    rf"[^.;!?]{{0,60}}?\b{_RECENTLY}\b",
+    re.I,
+)
+_RECENT_AGO = LazyPattern(rf"\b{_RECENTLY}\b", re.I)
+#: Wording that says a value changed (the update may name neither old nor new value).
+_CHANGE = LazyPattern(
+    r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
+    r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
+    r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
+    r"stopped|left|finished|done with|retired|took a job|relocated|from \S+(?: \S+){0,3} to)\b",
+    re.IGNORECASE,
+)
+
+
+#: A statement of a past event rather than a present state ("I went", "we bought").
+IRREGULAR_PAST = (
+    "went was were had got took made saw won bought sold did came met ate drove flew ran gave "
+    "found told said lost paid spent left wrote read broke began quit put cut set kept sent "
+    "brought thought felt heard held built".split()
+)
+IRREGULAR = "|".join(IRREGULAR_PAST)
+_PAST_VERB = LazyPattern(
+    rf"\b(?:i|we)\s+(?:\w+ed|{IRREGULAR})\b",
+    re.IGNORECASE,
+)
+#: Said of the speaker or the speaker's people: a first-person word early on, or a gerund
+#: subject ("Living in Austin means tacos every weekend").
+_PERSONAL = LazyPattern(
+    r"^(?:(?:\W*\w+\W+){0,3}?(?:i|i'm|i've|we|we're|our|my)\b|\W*[a-z]+ing\b)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What the wording of one statement allows."""
+
+    temporary: bool
+    hypothetical: bool
+    additive: bool
+    past: bool
+    change: bool
+    #: A plan said as a plan ("We're going to Portugal in June"): no maybe, not the past,
+    #: not bounded to a passing moment.
+    planned: bool = False
+    #: About now but hedged ("I'm mostly pescatarian now, I guess"): hypothetical only by
+    #: its hedge, not the past, not bounded to a passing moment.
+    hedged: bool = False
+
+    @property
+    def lasting(self) -> bool:
+        """Whether the statement may fill a single-valued slot: about now, for good."""
+        return not (self.temporary or self.hypothetical or self.past)
+
+
+@remembered
+def cues(text: str) -> Cues:
+    """What the wording of `text` allows."""
+    temporary = bool(_TEMPORARY.search(text)) and not _CHANGE_START.search(text)
+    question = text.rstrip().endswith("?")
+    hypothetical = bool(_HYPOTHETICAL.search(text)) or question
+    # A recent start dated by "ago" is no past, unless the past is said otherwise too
+    # ("when I was a student").
+    started = _STARTED_AGO.search(text) is not None
+    past = _PAST.search(_RECENT_AGO.sub(" ", text) if started else text) is not None
+
+    def only_by(words: LazyPattern) -> bool:
+        """Hypothetical through `words` alone, about no passing moment or the past."""
+        return (
+            hypothetical
+            and not (question or temporary or past)
+            and words.search(text) is not None
+            and _HYPOTHETICAL.search(words.sub(" ", text)) is None
+        )
+
+    return Cues(
+        temporary=temporary,
+        hypothetical=hypothetical,
+        additive=bool(_ADDITIVE.search(text)),
+        past=past,
+        change=bool(_CHANGE.search(text)),
+        planned=only_by(_PLAN),
+        hedged=only_by(_HEDGE),
+    )
+
+
+#: The start of something lasting ("first day at St James's", "my new cardiologist", "Ben
+#: started at Kingsway"): a time word beside it dates the start, it bounds no passing moment.
+_BEGINNING = LazyPattern(
+    r"\b(?:first (?:day|week|month|shift|standup|stand-up|lesson|class|session|meeting|"
+    r"practice|rehearsal|appointment|morning)|(?:my|our) (?:brand[- ])?new|"
+    r"(?:start|starts|started|starting|began|begun|joined|joining) at\b)",
+    re.IGNORECASE,
+)
+
+
+#: A day word that dates an event said in the past tense ("Passed my B1 exam today",
+#: "Completed on the house this morning"): it bounds no passing state.
+_DAY_WORD = LazyPattern(r"\b(?:earlier )?(?:today|this (?:morning|afternoon|evening|week))\b", re.I)
+#: A clause told in the past tense ("Read a piece in the FT this morning").
+PAST_TENSE = LazyPattern(
+    rf"^\W*(?:[a-z]+ed|{IRREGULAR})\b|\b(?:i|we)\s+(?:just\s+)?(?:[a-z]+ed|{IRREGULAR})\b",
+    re.IGNORECASE,
+)
+#: What frames a past event as how things turned out ("Ended up relocating to Tucson").
+_OUTCOME = LazyPattern(r"\b(?:ended up|wound up|finally|in the end)\b", re.IGNORECASE)
+
+
+@remembered
+def one_off_past(text: str) -> bool:
+    """Whether `text` tells a one-off event of the past ("went to the Rangers game with a
+    mate", "Took the Golf to Halfords"), not how things turned out ("Ended up relocating to
+    Tucson") nor an event whose outcome lasts ("Joined Riverside Striders")."""
+    return (
+        PAST_TENSE.search(text) is not None
+        and _OUTCOME.search(text) is None
+        and _OUTCOME_EVENT.search(text) is None
+    )
+
+
+#: Events whose outcome lasts ("passed", "signed", "moved in"); "Took the train to work
+#: today" or "Used Bing today" is a moment.
+_LASTING_EVENT = (
+    r"(?:passed|completed|graduated|qualified|signed|bought|adopted|moved|started|joined|"
+    r"registered|enrolled|switched|upgraded|married|got (?:married|engaged|promoted|the keys)|"
+    r"picked up (?:the keys|my new)|handed in|resigned|retired|accepted)"
+)
+_OUTCOME_EVENT = LazyPattern(
+    rf"^\W*(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b|"
+    rf"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b",
+    re.IGNORECASE,
+)
+
+
+@remembered
+def dated_event(text: str) -> bool:
+    """Whether `text` tells an event of the speaker's in the past tense that only a day word
+    dates ("Passed my B1 German exam today!!", "We completed on the house this morning"): what
+    it brought about may last, unlike "I'm working at the library this afternoon"."""
+    if _OUTCOME_EVENT.search(text) is None or _DAY_WORD.search(text) is None:
+        return False
+    found = cues(_DAY_WORD.sub(" ", text))
+    return not (found.temporary or found.hypothetical or found.past)
+
+
+@remembered
+def begins_lasting(text: str) -> bool:
+    """Whether `text` reads as the start of something lasting, however a time word dates it
+    ("First standup with the search team today", "Saw my new GP Dr Lindqvist today"): no
+    maybe, not the past. Not used to fill a slot, whose evidence must be explicit ("I'm
+    starting at the library this afternoon" may be one shift)."""
+    found = cues(text)
+    return not (found.hypothetical or found.past) and _BEGINNING.search(text) is not None
+
+
+@remembered
+def present_state(text: str, *, personal: bool = True, plans: bool = False) -> bool:
+    """Whether `text` reads as one present state ("I drive a VW Golf, it's ancient but
+    reliable", "My sister lives in Oslo", "The launch is scheduled for May 3rd"): not a past
+    event, a maybe or a question, and one sentence; with `personal`, said of the speaker or
+    the speaker's people; with `plans`, a plan counts ("We're planning to marry in June")."""
+    if len(split_sentences(text)) != 1 or text.rstrip().endswith("?"):
+        return False
+    found = cues(text)
+    return (
+        not found.past
+        and (plans or not found.hypothetical)
+        and (not personal or _PERSONAL.match(text) is not None)
+        and _PAST_VERB.search(text) is None
+    )

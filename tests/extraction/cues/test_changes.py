@@ -1,0 +1,152 @@
+"""Wording cues: what a change ends or moves to."""
+
+from __future__ import annotations
+
+import pytest
+
+from adk_memory.extraction.cues import displaced, ends, lasting_change, taken_back
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're in Munich now, still unpacking boxes.",
+        "Launch slipped again, now targeting the 20th of May.",
+        "Lately I've been ordering IPAs instead of stout.",
+        "I don't drink coffee any more.",
+        "The company moved us to a co-working space in Shoreditch.",
+        "We pushed the wedding back to October.",
+        "The new contract bumped me to 68k.",
+        "After eight years at St. Mary's I switched to the Royal Infirmary, started this week.",
+    ],
+)
+def test_lasting_changes(text: str) -> None:
+    assert lasting_change(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm at a conference in Vienna this week.",  # a passing moment
+        "I'm moving to Rome next month.",  # a plan: not yet true
+        "I might switch to Linux.",  # a maybe
+        "I also started playing squash.",  # an addition
+        "I moved to Tokyo when I was a student.",  # the past
+        "ugh, my internet keeps dropping",  # no change of a value
+        "I live in Berlin.",  # a state, no change
+        # One-off events use the verbs of change without changing a value.
+        "I stopped taking the antibiotics the doctor gave me.",
+        "I finally watched the new Dune movie.",
+        "I left the party early.",
+        "The mechanic fixed the car's brakes.",
+        "I started a new project at work, it's exciting.",
+        "I went to the cinema with friends.",
+        "I put the kids to bed.",
+        "I drove from Berlin to Hamburg.",
+        "I don't like horror movies any more than my wife does.",
+        "I'm currently reading Dune.",
+        "I got a new phone case.",
+    ],
+)
+def test_not_lasting_changes(text: str) -> None:
+    assert not lasting_change(text)
+
+
+def test_ends_names_what_is_gone() -> None:
+    assert ends("Sold the Vespa and got a Yamaha.", "I ride a Vespa to work.")
+    assert ends("Cancelled Spotify, I'm on Apple Music.", "I listen to music on Spotify.")
+    assert not ends("Sold the Vespa.", "I drive a Golf.")  # names nothing the state holds
+    assert not ends("I might sell the Vespa.", "I ride a Vespa to work.")  # a maybe
+
+
+def test_ending_one_item_does_not_end_the_state() -> None:
+    assert not ends("Sold the motorbike.", "I have a car and a motorbike.")
+    assert ends("Sold the Golf.", "I drive a VW Golf, it's ancient but reliable.")
+
+
+def test_a_correction_names_the_value_it_corrects() -> None:
+    assert displaced("actually it's the 14th not the 12th, I misread the letter") == ["12th"]
+    for correction, value in (
+        ("Small correction from yesterday: I'm a legal secretary, not a paralegal.", "paralegal"),
+        ("Actually sorry, it's 1Password I use, not LastPass — I get them muddled.", "LastPass"),
+        ("oops, my birthday's the 14th, not the 12th - I typed it wrong.", "12th"),
+    ):
+        assert displaced(correction) == [value], correction
+    for not_a_correction in (
+        # Without "it's" it may end only part of a value.
+        "Actually I'm not into horror any more.",
+        # What follows "not" is not what the sentence corrects.
+        "Sorry, it's Dr Shah who retired, not Dr Patel.",
+        "Sorry, the offsite is with Meta this year, not Google.",
+        "Actually the problem was the router, not the laptop.",
+        "I mean, it is what it is, not my problem.",
+    ):
+        assert displaced(not_a_correction) == [], not_a_correction
+
+
+def test_taking_back_what_was_said_names_it() -> None:
+    for text, value in (
+        ("Oops, I said ramipril yesterday — it's amlodipine, I got them confused.", "ramipril"),
+        ("Did I tell you Verizon? Sorry, that was my old carrier.", "Verizon"),
+        ("I said Leeds but I meant Bradford.", "Leeds"),
+    ):
+        assert taken_back(text) == [value], text
+        # Evidence for ordering only: a take-back never supersedes.
+        assert displaced(text) == [], text
+    assert ends("I said ramipril yesterday - I got them confused.", "I take ramipril daily.")
+    # Only beside words that say it was wrong.
+    for text in (
+        "I said I'd try yoga, and I did!",
+        "I told you Leeds was great and it is.",
+        # "actually" takes nothing back, and the words must come after what was said.
+        "I told you cello, it's actually harder than it looks.",
+        "I said I'm a nurse and that's actually correct.",
+        "My mistake was telling you. I said Leeds and I live in Leeds.",
+        # A person taken back for another would retire every memory naming them.
+        "I said Tom earlier — I meant his brother Mark.",
+        "I told you about Sam - I meant to call him.",
+        "I mentioned Tom, my brother - he is wrong about everything.",
+        "I said Google, and my mistake was not mentioning it's part time.",
+    ):
+        assert taken_back(text) == [], text
+
+
+_STATES = (
+    "I work at Google.",
+    "I drive a VW Golf.",
+    "I sell vintage clothes on eBay.",
+    "I own a house in Leeds.",
+    "I have a cat called Luna.",
+    "I go to the pub on Fridays.",
+)
+
+
+def test_an_end_said_as_it_happens_names_what_ended() -> None:
+    for text, value in (
+        ("Ended up cancelling PureGym and joining The Gym Group.", "PureGym"),
+        ("Ended up opening an account with Ally and closing the Wells Fargo one.", "Wells Fargo"),
+        ("Dad finally got rid of the estate and bought a Skoda.", "estate"),
+        ("The SE finally died on me, so I got a Motorola.", "SE"),
+        ("Wound up signing for Clapton Rovers after the Hawks folded.", "Hawks"),
+    ):
+        assert displaced(text) == [value], text
+    # Named, but not for good: a maybe.
+    assert not ends("I'm thinking of selling the Golf.", "I drive a Golf.")
+    # A gerund outside the frame of an outcome is an activity or a subject, or negated.
+    for text in (
+        "I'm not quitting Google, don't worry.",
+        "No way I'm selling the Golf.",
+        "Selling on eBay is my side hustle.",
+        "Closing on the house in Leeds took forever but it's ours now.",
+        "I finally decided against selling the Golf.",
+        # Going under something, closing for the night: no end.
+        "Luna went under the bed and won't come out.",
+        "After the pub closed we went to Tom's.",
+    ):
+        assert not any(ends(text, state) for state in _STATES), text
+    # A passing moment in an aside bounds nothing in the other part; a maybe colours both.
+    guardian = "My news subscription is the Guardian."
+    assert ends("Read it in the FT this morning — I get that instead of the Guardian.", guardian)
+    assert not ends("Read it in the FT this morning, instead of the Guardian.", guardian)
+    assert not ends("If the Leeds job comes through - I'd quit Google.", "I work at Google.")
+    assert not ends("This week only — no more coffee for me.", "I drink coffee every morning.")

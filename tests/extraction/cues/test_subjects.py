@@ -1,0 +1,120 @@
+"""Wording cues: who a statement is about."""
+
+from __future__ import annotations
+
+import pytest
+
+from adk_memory.extraction.cues import (
+    THIRD_PERSON,
+    is_relation,
+    person_words,
+    relation_names,
+    reported_about,
+    subject_words,
+)
+
+
+def test_subject_words_name_who_a_statement_is_about() -> None:
+    assert subject_words("My best friend Ravi works at Google.") == {"friend", "ravi"}
+    assert subject_words("Ravi left Google to start a company.") == {"ravi"}
+    assert subject_words("Mum and Dad sold the Cork house.") == {"mother", "father"}
+    assert subject_words("Gran moved into a care home.") == {"grandmother"}
+    # About the speaker: no subject word.
+    for text in (
+        "Sold the Vespa.",
+        "We're in Munich now.",
+        "Finally upgraded to a Pixel.",
+        "Monday was a disaster at work.",  # a day, not a person
+        # A capital opening a sentence names someone only before a verb.
+        "Officially a Londoner now.",
+        "New job at Deloitte, starting in March.",
+        "Mostly tea these days.",
+        "Imagine living in Hawaii.",
+    ):
+        assert subject_words(text) == frozenset(), text
+    for text, who in (
+        ("Dana just runs the whole team now.", "dana"),
+        ("Tom is at Bosch these days.", "tom"),
+        ("Priya finally moved to Bergen.", "priya"),
+        ("Kenji went on leave.", "kenji"),
+        # Or before a phrase about it: not the speaker's news.
+        ("Tom from work moved to Leeds.", "tom"),
+        ("Rent in Leeds is crazy now.", "rent"),
+        # A name's "has"/"is" contracted, and a short lead-in before the subject.
+        ("Callum's joined the police now.", "callum"),
+        ("Big news, my sister's moved up to Glasgow!", "sister"),
+        ("In March, Tom left Google.", "tom"),
+        ("Update: she's in Bergen now.", THIRD_PERSON),
+        # A child by their place among siblings.
+        ("My eldest switched courses.", "eldest"),
+    ):
+        assert subject_words(text) == {who}, text
+    # A name's possession is no subject, and a lead-in is no longer than two words.
+    assert subject_words("Callum's car is a Fiat.") == frozenset()
+    assert subject_words("Maisie's quit dance, she's into gymnastics now.") == {"maisie"}
+    # A thing of the speaker's acts only when asked for, and never when the speaker is named.
+    assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
+    assert subject_words("My team just hired two interns.") == frozenset()
+    assert subject_words("My partner converted me to matcha.", possessed=True) == frozenset()
+    assert subject_words("My landlord is selling the flat.", possessed=True) == {"landlord"}
+    # A thing of the speaker's described, not acting, is the speaker's.
+    for text in ("My new job is at Stripe.", "My rent's gone up to 1,400.", "My car got stolen."):
+        assert subject_words(text, possessed=True) == frozenset(), text
+
+
+def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:
+    assert {"mother", "father"} <= person_words("My parents live in Cork.")
+    assert "grandmother" in person_words("My gran lives with my uncle.")
+
+
+def test_is_relation() -> None:
+    assert is_relation("sister") and is_relation("mother") and is_relation("parent")
+    assert not is_relation("ravi") and not is_relation("team")
+
+
+def test_what_the_speaker_just_got_is_the_speakers() -> None:
+    assert subject_words("my new ThinkPad arrived, loving the keyboard", possessed=True) == set()
+    # What a thing of the speaker's does is its own news.
+    assert subject_words("My new landlord moved to Spain.", possessed=True) == {"landlord"}
+    assert subject_words("My GP moved to Leeds.", possessed=True) == {"gp"}
+
+
+@pytest.mark.parametrize(
+    ("text", "about"),
+    [
+        ("Tom told me he's at Google now.", "Tom"),
+        ("My boss was telling me she's leaving in May.", "My boss"),
+        ("My sister said her friend just moved to Galway.", "her friend just moved to Galway."),
+        ("Apparently Tom moved to Leeds.", "Tom moved to Leeds."),
+        ("I heard Dana got the job at Stripe.", "Dana got the job at Stripe."),
+        # "he" is not the sister.
+        ("My sister said he moved to Bergen.", "he moved to Bergen."),
+        ("My sister said she moved to Bergen.", "My sister"),
+        # The speaker's own news, or the speaker's own words: no one else's.
+        ("The doctor said I'm no longer diabetic.", None),
+        ("As I said, I live in Leeds now.", None),
+        ("I live in Leeds.", None),
+        ("I read a lot of sci-fi now.", None),
+        ("I heard back from Bosch, I start there in May.", None),
+        ("Google announced layoffs, so I'm at Meta now.", None),
+        ("Everyone says Berlin is great but I moved to Munich.", None),
+    ],
+)
+def test_reported_news_is_about_whom_it_reports(text: str, about: str | None) -> None:
+    assert reported_about(text) == about
+
+
+def test_relation_names_are_who_the_speaker_names_and_how_they_relate() -> None:
+    assert relation_names("My sister Priya is a nurse.") == (("priya", "sister"),)
+    assert relation_names("Ben, my son, starts school.") == (("ben", "son"),)
+    assert relation_names("My mum's name is Ann.") == (("ann", "mother"),)
+    # Someone else's relation is not the speaker's.
+    assert relation_names("I met my friend Tom and his wife Ana.") == (("tom", "friend"),)
+    assert relation_names("My mum is great.") == ()
+    # A nationality, a title, a greeting or a company is no name.
+    assert relation_names("My mum is French.") == ()
+    assert relation_names("my colleague Dr Shah") == (("shah", "colleague"),)
+    assert relation_names("Hi, my brother Tom.") == (("tom", "brother"),)
+    assert relation_names("My boss, Google's CTO, quit.") == ()
+    # A relation of several words is read by its head.
+    assert relation_names("My team lead Kenji") == (("kenji", "lead"),)

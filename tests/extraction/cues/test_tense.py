@@ -1,0 +1,115 @@
+"""Wording cues: when a statement holds and how sure it is."""
+
+from __future__ import annotations
+
+from adk_memory.extraction.cues import (
+    begins_lasting,
+    cues,
+    dated_event,
+    one_off_past,
+    present_state,
+)
+
+
+def test_a_one_off_of_the_past_is_not_how_things_turned_out() -> None:
+    assert one_off_past("went to the Rangers game with a mate")
+    assert one_off_past("Took the Golf to Halfords.")
+    assert not one_off_past("Ended up relocating to Tucson in the spring.")
+    assert not one_off_past("Since the move I've joined Riverside Striders.")
+    assert not one_off_past("They've put me on lates for the foreseeable.")
+
+
+def test_too_of_degree_adds_nothing() -> None:
+    assert not cues("These days I just do Pimsleur, the lessons got too pricey.").additive
+    assert not cues("The beard was too itchy in summer.").additive
+    assert cues("I'm allergic to cats too.").additive
+    assert cues("I have a cat too, called Tom.").additive
+    assert cues("My Spanish is decent now, my Italian is too.").additive
+
+
+def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
+    assert dated_event("Passed my B1 German exam today!!")
+    assert dated_event("We've moved in this morning.")
+    assert not dated_event("I'm working at the library this afternoon.")
+    assert not dated_event("I'm in Vienna this week.")
+    assert not dated_event("I might have passed the exam today.")
+    # A moment told in the past is no outcome that lasts.
+    assert not dated_event("Took the train to work today.")
+    assert not dated_event("Used Bing today, Google was down.")
+    assert not cues("It's so different to what I'm used to.").past
+    assert cues("I'm used to Vim.").past  # may be either: read as the past, it orders nothing
+    assert cues("I used to live in Cork.").past
+
+
+def test_ago_dates_the_start_of_what_holds_now_or_a_past() -> None:
+    assert cues("I lived in Tokyo five years ago.").past
+    assert not cues("I started eating fish again a few weeks ago.").past
+    assert not cues("Took up bouldering a month ago and I'm hooked.").past
+
+
+def test_present_state() -> None:
+    assert present_state("I drive a VW Golf, it's ancient but reliable.")
+    assert present_state("My sister lives in Oslo.")
+    assert not present_state("I used to live in Madrid.")
+    assert not present_state("Where do I live?")
+    assert not present_state("I live in Lyon. I love it.")  # two statements
+    assert not present_state("The launch is on May 3rd.")  # not said of the speaker
+    assert present_state("The launch is on May 3rd.", personal=False)
+    assert not present_state("We're planning to marry in June.")
+    assert present_state("We're planning to marry in June.", plans=True)
+
+
+def test_plans_said_as_plans() -> None:
+    assert cues("We're going to Portugal in June.").planned
+    assert cues("changed plans, we're going to Greece in June instead").planned
+    for maybe in ("We might go to Greece instead.", "Are we going to Greece?"):
+        assert not cues(maybe).planned, maybe
+    assert not cues("I live in Berlin.").planned
+
+
+def test_a_start_dated_by_a_time_word_is_lasting_for_ordering_only() -> None:
+    for start in (
+        "First standup with the search team today.",
+        "Saw my new cardiologist Dr Lindqvist today.",
+        "Ben started at Kingsway Secondary this week.",
+    ):
+        assert begins_lasting(start) and not cues(start).lasting, start
+    for moment in ("I'm at a conference in Vienna this week.", "Started a puzzle this afternoon."):
+        assert not begins_lasting(moment), moment
+
+
+def test_ago_after_a_recent_start_or_move_dates_what_holds_now() -> None:
+    for start in ("I moved to Munich three weeks ago.", "Switched to decaf a few weeks ago."):
+        assert cues(start).lasting, start
+    for past in (
+        "I lived in Munich two years ago.",
+        "I sold my car a month ago.",
+        # Years back, or said of the past in other words too: history.
+        "I moved to London fifteen years ago.",
+        "I moved to London as a student about fifteen years ago.",
+        "We moved to Lyon when I was five, a few months after the wedding.",
+    ):
+        assert cues(past).past, past
+
+
+def test_set_phrases_with_other_or_second_add_nothing() -> None:
+    for phrase in (
+        "I switched to Bosch the other day.",
+        "We met each other at uni.",
+        "I bought a second-hand Golf.",
+        "Hold on for a second.",
+    ):
+        assert not cues(phrase).additive, phrase
+    for addition in (
+        "I got another cat.",
+        "I have a second job at a pub.",
+        "I also play squash.",
+        "I have one other dog, a beagle.",
+    ):
+        assert cues(addition).additive, addition
+
+
+def test_a_hedge_keeps_a_statement_about_now() -> None:
+    assert cues("so pescatarian now I guess").hedged
+    for maybe in ("I think I might move.", "Probably moving to Leeds?"):
+        assert not cues(maybe).hedged, maybe

@@ -1,0 +1,22 @@
+"""Wording cues: the words of a statement (content words, items, negation, speaker label)."""
+
+from __future__ import annotations
+
+from adk_memory.extraction.cues import content_words, negates, split_items, strip_speaker
+
+
+def test_a_possessive_is_no_plural() -> None:
+    assert "brother" in content_words("My brother's back from Oz.")
+    assert content_words("I shop at Sainsbury's.") == {"shop", "sainsbury"}
+    assert content_words("two cats") == {"two", "cat"}
+
+
+def test_items_negation_and_speaker_label() -> None:
+    assert split_items("horror and sci-fi") == ["horror", "sci-fi"]
+    assert split_items("My knee is bad, I'm on ibuprofen", commas=False) == [
+        "My knee is bad, I'm on ibuprofen"
+    ]
+    assert negates("I don't eat meat") and negates("I no longer drive")
+    assert not negates("I drive a Golf")
+    assert strip_speaker('User (asked "How are you?"): Fine.') == "Fine."
+    assert strip_speaker("User: I live in Berlin.") == "I live in Berlin."
