@@ -238,21 +238,25 @@ def _same_person(
     if about is not None:
         # A report is about whom it reports on, never the speaker: "Tom told me he's at
         # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
-        return (
-            bool(who_old)
-            and THIRD_PERSON not in who_old
-            and who_old <= person_words(about) | subject_words(about, possessed=True)
-        )
+        return _names(who_old, person_words(about) | subject_words(about, possessed=True))
     who_new = subject_words(newer, possessed=True)
     if not who_new:
-        return not who_old or (
-            naming and THIRD_PERSON not in who_old and who_old <= person_words(newer)
-        )
+        return not who_old or (naming and _names(who_old, person_words(newer)))
     if who_old:
         if who_new == {THIRD_PERSON} or who_new <= who_old:
             return True
         return aliases is not None and _known_as(who_new, aliases) <= _known_as(who_old, aliases)
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
+
+
+def _names(who: frozenset[str], words: frozenset[str]) -> bool:
+    """Whether `words` name the person `who` holds: all of it ("my sister" in "Helped my
+    sister move"), or the name it was given ("My sister Priya lives in Oslo", then "We
+    took Priya to the airport"; a relation alone may be anyone's)."""
+    if not who or THIRD_PERSON in who:
+        return False
+    given = {w for w in who if not is_relation(w)}
+    return who <= words or (bool(given) and given <= words)
 
 
 #: How many of its closest memories a memory is compared with as nearly the same sentence.

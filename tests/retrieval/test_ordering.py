@@ -444,3 +444,27 @@ def test_a_later_answer_sharing_nothing_must_match_the_query_as_well() -> None:
     before, after = "I'm vegetarian.", "I've started eating fish again."
     assert _answer_order(before, after, after_score=0.7)[0] == after
     assert _answer_order(before, after, after_score=0.6)[0] == before
+
+
+def test_a_later_answer_naming_the_person_by_the_name_they_were_given_is_about_them() -> None:
+    sister = (
+        "My sister Priya lives in Oslo.",
+        "We flew out to see Priya at her new flat in Bergen.",
+    )
+    assert _answer_order(*sister, subjects=("user's sister", "user"))[0] == sister[1]
+    # A relation alone may be anyone's: "my sister" is not in "a friend's sister".
+    friend = ("My sister lives in Oslo.", "We flew out to see a friend at her new flat in Bergen.")
+    assert _answer_order(*friend, subjects=("user's sister", "user"))[0] == friend[0]
+
+
+def test_a_discourse_marker_before_the_subject_keeps_whose_news_it_is() -> None:
+    assert _pair_order("My sister lives in Oslo.", "So she moved to Bergen.")[0] == (
+        "So she moved to Bergen."
+    )
+    # "Anyway Tom left Google" is Tom's news, not the speaker's.
+    assert _pair_order("I work at Google.", "Anyway Tom left Google.")[0] == "I work at Google."
+
+
+def test_news_of_the_kids_is_news_of_a_son_or_a_daughter() -> None:
+    school = ("My son goes to Oakfield Primary.", "We've moved the kids to St Mary's.")
+    assert _answer_order(*school, subjects=("user's son", "user"))[0] == school[1]

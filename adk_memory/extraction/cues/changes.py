@@ -27,7 +27,8 @@ _NP_STOP = (
 _NP_END = rf"(?={_NP_STOP})"
 #: What a thing or person that ended did ("The SE finally died", "my old boss retired").
 _CEASED = (
-    r"(?: finally| sadly| just| officially)? (?:retired|moved out|passed away|died|"
+    r"(?: finally| sadly| just| officially)? (?:retired|moved out|moved away|moved abroad|"
+    r"emigrated|resigned|passed away|died|"
     r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
     r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust)\b"
 )

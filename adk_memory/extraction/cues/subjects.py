@@ -25,7 +25,16 @@ _ADJECTIVES = (
 #: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
 #: A short lead-in before a sentence's subject: "Big news, my sister's moved to Glasgow",
 #: "In March, Tom left Google", "Update: she's in Bergen now".
-_LEAD_IN = r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
+#: Or a discourse marker or two without punctuation: "So my sister moved to Bergen",
+#: "Anyway Tom left Google", "And then she quit".
+_MARKERS = (
+    r"(?i:(?:so|and|but|then|now|anyway|anyways|well|oh|also|plus|meanwhile|turns out|"
+    r"guess what|btw|fyi)\s+){1,2}"
+)
+_LEAD_IN = (
+    r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
+    rf"(?:{_MARKERS})?"
+)
 _RELATION_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
@@ -74,7 +83,10 @@ _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
     "actually honestly lately recently sorry quick big good bad great turns yes no well oh "
     "after before since when while once every today yesterday last next first got caved "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
+    "monday tuesday wednesday thursday friday saturday sunday "
+    # Negations, quantifiers and interjections ("Not with Virgin anymore", "All sorted").
+    "not never nothing none all some most both each also still even only anyway ugh wow "
+    "hmm um omg lol oops yeah yep nope".split()
 )
 
 
@@ -175,6 +187,10 @@ _KIN = {
 }
 _KIN_GROUPS = {
     "parent": ("mother", "father"),
+    # "We've moved the kids to St Mary's" is news of "my son" too.
+    "kid": ("son", "daughter"),
+    "children": ("son", "daughter"),
+    "child": ("son", "daughter"),
     "grandparent": ("grandmother", "grandfather"),
 }
 
@@ -209,6 +225,8 @@ _HEARSAY = LazyPattern(
 #: Berlin is great but I moved to Munich", "Google announced layoffs, so I'm at Meta now"):
 #: the speaker's own news.
 _SPEAKER_SAYS = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've)\b", re.IGNORECASE)
+#: A reporter that is a pronoun after a clause ("…, she reckons"): the sentence's own subject.
+_ASIDE_REPORTER = LazyPattern(r"[,;\u2014\u2013]\s*(?:he|she|they)\s*$", re.IGNORECASE)
 #: Relations by gender, so "My sister said he moved" reports someone else.
 _FEMALE = frozenset("sister mother wife girlfriend daughter aunt niece grandmother fiancee".split())
 _MALE = frozenset("brother father husband boyfriend son uncle nephew grandfather fiance".split())
@@ -231,6 +249,10 @@ def reported_about(text: str) -> str | None:
     reporter, clause = found.group("reporter").strip(), found.group("clause")
     if _SPEAKER_SAYS.search(reporter) or _SPEAKER_SAYS.search(clause):
         return None
+    if _ASIDE_REPORTER.search(reporter):
+        # "My eldest switched courses, she reckons it suits her better": the report is an
+        # aside of the one the sentence is about.
+        return reporter
     # A clause that goes on with "he", "she" or "they" is about the reporter.
     again = _PRONOUN_SUBJECT.match(clause)
     if again is not None:

@@ -90,7 +90,8 @@ _CHANGE = LazyPattern(
     r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
     r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
     r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
-    r"stopped|left|finished|done with|retired|took a job|relocated|from \S+(?: \S+){0,3} to)\b",
+    r"stopped|left|finished|done with|retired|took a job|relocated|gone over to|kicked the habit|"
+    r"from \S+(?: \S+){0,3} to)\b",
     re.IGNORECASE,
 )
 
@@ -171,7 +172,9 @@ def cues(text: str) -> Cues:
 _BEGINNING = LazyPattern(
     r"\b(?:first (?:day|week|month|shift|standup|stand-up|lesson|class|session|meeting|"
     r"practice|rehearsal|appointment|morning)|(?:my|our) (?:brand[- ])?new|"
-    r"(?:start|starts|started|starting|began|begun|joined|joining) at\b)",
+    r"(?:start|starts|started|starting|began|begun|joined|joining) at\b|"
+    # A move said ahead of it ("We're moving to Leeds next month").
+    r"(?:moving|relocating|switching) (?:over )?to\b)",
     re.IGNORECASE,
 )
 
@@ -205,7 +208,12 @@ def one_off_past(text: str) -> bool:
 _LASTING_EVENT = (
     r"(?:passed|completed|graduated|qualified|signed|bought|adopted|moved|started|joined|"
     r"registered|enrolled|switched|upgraded|married|got (?:married|engaged|promoted|the keys)|"
-    r"picked up (?:the keys|my new)|handed in|resigned|retired|accepted)"
+    r"picked up (?:the keys|my new)|handed in|resigned|retired|accepted|"
+    # A change of what is had or done ("Swapped the iPhone for a Pixel today").
+    # "Changed trains at Crewe", "transferred £50 to Tom": moments.
+    r"swapped|traded|replaced|changed (?:over|jobs|careers|to)|converted|transferred to|"
+    r"relocated|emigrated|quit|"
+    r"cancell?ed|sold|gave up|took up|got (?:a|my) new)"
 )
 _OUTCOME_EVENT = LazyPattern(
     rf"^\W*(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b|"

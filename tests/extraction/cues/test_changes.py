@@ -57,6 +57,10 @@ def test_ends_names_what_is_gone() -> None:
     assert ends("Cancelled Spotify, I'm on Apple Music.", "I listen to music on Spotify.")
     assert not ends("Sold the Vespa.", "I drive a Golf.")  # names nothing the state holds
     assert not ends("I might sell the Vespa.", "I ride a Vespa to work.")  # a maybe
+    # Someone who left for good is gone from the role they held.
+    joanne = "I see a physio called Joanne for my back."
+    assert ends("Joanne's emigrated so they've booked me in with Rhys.", joanne)
+    assert not ends("Joanne's away this week so I'm seeing Rhys.", joanne)
 
 
 def test_ending_one_item_does_not_end_the_state() -> None:

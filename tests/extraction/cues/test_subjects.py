@@ -30,6 +30,9 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         "New job at Deloitte, starting in March.",
         "Mostly tea these days.",
         "Imagine living in Hawaii.",
+        # A negation or a quantifier opening a sentence is no one.
+        "Not with Virgin anymore, went with a local fibre company called Zzoomm.",
+        "All sorted with the new flat now.",
     ):
         assert subject_words(text) == frozenset(), text
     for text, who in (
@@ -65,6 +68,9 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
 def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:
     assert {"mother", "father"} <= person_words("My parents live in Cork.")
     assert "grandmother" in person_words("My gran lives with my uncle.")
+    # News of the kids is news of a son or a daughter.
+    assert {"son", "daughter"} <= person_words("We've moved the kids to St Mary's.")
+    assert "son" in person_words("Our children love it there.")
 
 
 def test_is_relation() -> None:
@@ -90,6 +96,12 @@ def test_what_the_speaker_just_got_is_the_speakers() -> None:
         # "he" is not the sister.
         ("My sister said he moved to Bergen.", "he moved to Bergen."),
         ("My sister said she moved to Bergen.", "My sister"),
+        # A pronoun reporting after a clause is an aside of the sentence's own subject.
+        (
+            "My eldest switched courses, she's doing pharmacology now, she reckons it suits her.",
+            "My eldest switched courses, she's doing pharmacology now, she",
+        ),
+        ("Saw Tom yesterday, he said he's at Google now.", "Saw Tom yesterday, he"),
         # The speaker's own news, or the speaker's own words: no one else's.
         ("The doctor said I'm no longer diabetic.", None),
         ("As I said, I live in Leeds now.", None),

@@ -17,6 +17,12 @@ def test_a_one_off_of_the_past_is_not_how_things_turned_out() -> None:
     assert not one_off_past("Ended up relocating to Tucson in the spring.")
     assert not one_off_past("Since the move I've joined Riverside Striders.")
     assert not one_off_past("They've put me on lates for the foreseeable.")
+    # A change of what is had or done lasts; a moment told with the same verb does not.
+    assert not one_off_past("Swapped the iPhone for a Pixel.")
+    assert not one_off_past("Took up bouldering, I'm hooked.")
+    assert not one_off_past("Changed jobs in the spring.")
+    assert one_off_past("Changed trains at Crewe.")
+    assert one_off_past("Transferred 50 quid to Tom.")
 
 
 def test_too_of_degree_adds_nothing() -> None:
@@ -30,6 +36,7 @@ def test_too_of_degree_adds_nothing() -> None:
 def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert dated_event("Passed my B1 German exam today!!")
     assert dated_event("We've moved in this morning.")
+    assert dated_event("Cancelled my gym membership today.")
     assert not dated_event("I'm working at the library this afternoon.")
     assert not dated_event("I'm in Vienna this week.")
     assert not dated_event("I might have passed the exam today.")
@@ -39,6 +46,12 @@ def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert not cues("It's so different to what I'm used to.").past
     assert cues("I'm used to Vim.").past  # may be either: read as the past, it orders nothing
     assert cues("I used to live in Cork.").past
+
+
+def test_change_wording() -> None:
+    assert cues("I've gone over to sparkling water with lime.").change
+    assert cues("Finally kicked the habit, it's nicotine gum for me.").change
+    assert not cues("I went over to Tom's for dinner.").change
 
 
 def test_ago_dates_the_start_of_what_holds_now_or_a_past() -> None:
@@ -72,6 +85,8 @@ def test_a_start_dated_by_a_time_word_is_lasting_for_ordering_only() -> None:
         "First standup with the search team today.",
         "Saw my new cardiologist Dr Lindqvist today.",
         "Ben started at Kingsway Secondary this week.",
+        # A move said ahead of it.
+        "We're moving to Leeds next month.",
     ):
         assert begins_lasting(start) and not cues(start).lasting, start
     for moment in ("I'm at a conference in Vienna this week.", "Started a puzzle this afternoon."):
