@@ -476,6 +476,11 @@ async def test_longer_lists_keep_their_other_items(
         # A move years back is history.
         ("I live in Berlin.", "I moved to London fifteen years ago."),
         ("I live in Berlin.", "I moved to London as a student about fifteen years ago."),
+        # Leaving a post, or moving away and staying on, is no end of the role.
+        ("My boss is Mark.", "Mark resigned as chair of the social club."),
+        ("My landlord is Mr Grant.", "Mr Grant moved abroad but still owns the flat."),
+        # Someone of a relation's is not the relation.
+        ("My brother works at Google.", "And my brother's wife left Google."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(
@@ -512,6 +517,18 @@ async def test_ending_the_only_value_still_supersedes_it(
             "My cardiologist is Dr Evans.",
             "Saw my new cardiologist Dr Lindqvist today since Evans retired.",
             "Who is my cardiologist?",
+        ),
+        # A rival answer to the query, however differently worded.
+        (
+            "I live in Leicester, near the university, so parking is always a nightmare.",
+            "Moved to Nottingham last month, still got boxes everywhere honestly.",
+            "Which city do I live in?",
+        ),
+        # Someone who left for good is gone from the role they held.
+        (
+            "I see a physio called Joanne for my back.",
+            "Joanne's emigrated so they've booked me in with Rhys at the same clinic.",
+            "Who's my physio?",
         ),
     ],
 )

@@ -16,7 +16,10 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   word with it that the query does not say and matches the query nearly as well, or matches
   the query as well and is closer to it still ("I've started eating fish again" after "I'm
   vegetarian"), or names a new value of the answer's kind and is close to it however little
-  it matches the query ("Ended up relocating to Tucson" for "What city am I in?"). A remark on
+  it matches the query ("Ended up relocating to Tucson" for "What city am I in?"); or two of
+  the best answers that the query matches alike however far apart their wording, the later
+  naming a new value of the earlier's kind and said as a change or a start ("Moved to
+  Nottingham last month" after "I live in Leicester, near the university"). A remark on
   the same thing answers another question ("My dog is a border collie", "My dog hates the
   vacuum cleaner" for "What breed is my dog?"): it names no new value and matches the query
   less. An update rarely repeats the query's words, so "answers the query" is read on the
@@ -61,6 +64,7 @@ from adk_memory.extraction.cues import (
     ends,
     is_relation,
     lasting_change,
+    lasting_event,
     negates,
     one_of_several,
     one_off_past,
@@ -122,6 +126,13 @@ class OrderingConfig(BaseModel):
     #: A later statement that does not itself answer the query, names a new value and is
     #: nearest to an answer at least this close answers the same question.
     related_answer_cosine: float = Field(default=0.4, ge=0.0, le=1.0)
+    #: Two of the best answers to the query answer it as rivals, however far apart their
+    #: wording ("I live in Leicester, near the university", "Moved to Nottingham last month"),
+    #: when the later matches the query at least this share of the earlier's, names a new
+    #: value of its kind and is said as a change or a start.
+    rival_relative: float = Field(default=0.7, ge=0.0, le=1.0)
+    #: Below this cosine two memories are about different things, however they match.
+    rival_cosine: float = Field(default=0.2, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -238,10 +249,10 @@ def _same_person(
     if about is not None:
         # A report is about whom it reports on, never the speaker: "Tom told me he's at
         # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
-        return _names(who_old, person_words(about) | subject_words(about, possessed=True))
+        return _names(who_old, about)
     who_new = subject_words(newer, possessed=True)
     if not who_new:
-        return not who_old or (naming and _names(who_old, person_words(newer)))
+        return not who_old or (naming and _names(who_old, newer))
     if who_old:
         if who_new == {THIRD_PERSON} or who_new <= who_old:
             return True
@@ -249,18 +260,30 @@ def _same_person(
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
 
 
-def _names(who: frozenset[str], words: frozenset[str]) -> bool:
-    """Whether `words` name the person `who` holds: all of it ("my sister" in "Helped my
-    sister move"), or the name it was given ("My sister Priya lives in Oslo", then "We
-    took Priya to the airport"; a relation alone may be anyone's)."""
+def _names(who: frozenset[str], text: str) -> bool:
+    """Whether `text` names the person `who` holds: all of it ("my sister" in "Helped my
+    sister move"), or the name it was given as its subject ("Mum said Priya's moved to
+    Bergen") or going on about them ("We flew out to see Priya at her new flat"). "Told
+    Priya I moved to Bergen" is the speaker's news, and a relation alone may be anyone's."""
     if not who or THIRD_PERSON in who:
         return False
+    words = person_words(text)
     given = {w for w in who if not is_relation(w)}
-    return who <= words or (bool(given) and given <= words)
+    if who <= words:
+        return True
+    return bool(given) and (
+        given <= subject_words(text)
+        or (given <= words and _THIRD_PERSON_WORD.search(text) is not None)
+    )
+
+
+_THIRD_PERSON_WORD = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their)\b", re.I)
 
 
 #: How many of its closest memories a memory is compared with as nearly the same sentence.
 _SIMILAR_NEIGHBOURS = 4
+#: How many of the best answers to the query are compared with each other as rivals.
+_RIVALS = 4
 
 
 class _Reading:
@@ -364,6 +387,12 @@ class _Reading:
                     if among[row, column] >= self.similar_cosine:
                         i, j = self.datable[row], self.datable[int(column)]
                         found.add((min(i, j), max(i, j)))
+        # The best few answers to the query, each with the others (`_rival_answers`).
+        best = sorted(
+            (i for i in self.datable if self.answers[i]),
+            key=lambda i: -self.ranked[i].breakdown.cosine,
+        )[:_RIVALS]
+        found.update((min(i, j), max(i, j)) for at, i in enumerate(best) for j in best[at + 1 :])
         by_slot: dict[tuple[str, str], list[int]] = {}
         for i in self.datable:
             slot = self.slots[i]
@@ -528,6 +557,8 @@ def _evidence(
         return Evidence.SIMILAR, None
     if cosine >= config.answer_cosine and _answer_pair(reading, i, j, config):
         return Evidence.SIMILAR, None
+    if _rival_answers(reading, i, j, config):
+        return Evidence.SIMILAR, None
     return None, None
 
 
@@ -623,6 +654,12 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
         or later < config.answer_relative * earlier
     ):
         return False
+    return _answers_about_one_person(reading, n, o)
+
+
+def _answers_about_one_person(reading: _Reading, n: int, o: int) -> bool:
+    """Whether a later answer and an earlier one are about the same person, enough to order
+    them (`_same_person` with `naming`)."""
     if reading.ranked[n].record.subject != reading.ranked[o].record.subject and not (
         subject_words(reading.bodies[o])
     ):
@@ -663,6 +700,12 @@ def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> b
         # A one-off answers nothing lasting: "went to the Rangers game with a mate" for
         # "Which football team do I support?".
         return False
+    return _names_another_value(reading, n, o)
+
+
+def _names_another_value(reading: _Reading, n: int, o: int) -> bool:
+    """Whether the later statement names a value of a kind the earlier names, and does not
+    go on about the earlier's."""
     if not {_kind_of(v) for v in reading.values[n] - reading.values[o]} & {
         _kind_of(v) for v in reading.values[o]
     }:
@@ -675,6 +718,34 @@ def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> b
     # till 10").
     named_again = reading.values[o] & (reading.values[n] | reading.words[n])
     return not any(_kind_of(v) == "name" for v in named_again)
+
+
+def _rival_answers(reading: _Reading, i: int, j: int, config: OrderingConfig) -> bool:
+    """Whether two answers the query finds alike answer it as rivals, however far apart
+    their wording: "Moved to Nottingham last month" after "I live in Leicester, near the
+    university" for "Which city do I live in?". The later matches the query nearly as well
+    (`OrderingConfig.rival_relative`), names a new value of the earlier's kind, and is said
+    as a change or a start ("moved", "joined", "the new Subaru"), never as a one-off ("Went
+    to Nottingham for a gig") or a remark ("Nottingham has the best curry")."""
+    n = _later(reading, i, j)
+    o = j if n == i else i
+    if not (reading.answers[n] and reading.answers[o]):
+        return False
+    if reading.cosine(i, j) < config.rival_cosine:
+        return False
+    later, earlier = reading.ranked[n].breakdown.cosine, reading.ranked[o].breakdown.cosine
+    if later < config.rival_relative * earlier:
+        return False
+    body = reading.bodies[n]
+    starts = (
+        reading.change_worded[n]
+        or begins_lasting(body)
+        or lasting_event(body)
+        or _NEW_ONE.search(body) is not None
+    )
+    if not starts or one_off_past(body) or not _names_another_value(reading, n, o):
+        return False
+    return _answers_about_one_person(reading, n, o)
 
 
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:

@@ -452,6 +452,9 @@ def test_a_later_answer_naming_the_person_by_the_name_they_were_given_is_about_t
         "We flew out to see Priya at her new flat in Bergen.",
     )
     assert _answer_order(*sister, subjects=("user's sister", "user"))[0] == sister[1]
+    # The name in the speaker's own news is no news of them.
+    told = ("My sister Priya lives in Oslo.", "Told Priya I moved to Bergen.")
+    assert _answer_order(*told, subjects=("user's sister", "user"))[0] == told[0]
     # A relation alone may be anyone's: "my sister" is not in "a friend's sister".
     friend = ("My sister lives in Oslo.", "We flew out to see a friend at her new flat in Bergen.")
     assert _answer_order(*friend, subjects=("user's sister", "user"))[0] == friend[0]
@@ -468,3 +471,37 @@ def test_a_discourse_marker_before_the_subject_keeps_whose_news_it_is() -> None:
 def test_news_of_the_kids_is_news_of_a_son_or_a_daughter() -> None:
     school = ("My son goes to Oakfield Primary.", "We've moved the kids to St Mary's.")
     assert _answer_order(*school, subjects=("user's son", "user"))[0] == school[1]
+
+
+def _rival_order(before: str, after: str, *, after_score: float = 0.45) -> list[str]:
+    """Two of the best answers to a query (cosine 0.5 and `after_score`) whose embeddings
+    are too far apart (cosine 0.22) to be read as a change, with an unrelated memory
+    between them."""
+    old = scored(f"User: {before}", 0.5, 1)
+    between = scored("User: My shoe size is 42.", 0.48, 10)
+    new = scored(f"User: {after}", after_score, 30)
+    angle = float(np.arccos(0.22))
+    vectors = np.stack([unit(1, 0, 0), unit(0, 0, 1), unit(np.cos(angle), np.sin(angle), 0)])
+    ordered = current_first([old, between, new], vectors, OrderingConfig())
+    return [m.record.text.removeprefix("User: ") for m in ordered]
+
+
+def test_rival_answers_the_query_finds_alike_are_ordered_however_far_apart() -> None:
+    home = "I live in Leicester, near the university, so parking is a nightmare."
+    for update in (
+        "Moved to Nottingham last month, still got boxes everywhere.",
+        "The new place in Nottingham is lovely.",
+        "Since the move I've joined the Nottingham Harriers.",
+    ):
+        assert _rival_order(home, update)[0] == update, update
+    for remark in (
+        # A remark, a one-off and a much weaker match are no rival answers.
+        "Nottingham has the best curry houses.",
+        "Went to Nottingham for a gig with Sam.",
+        "I'm moving the sofa to the other wall.",
+    ):
+        assert _rival_order(home, remark)[0] == home, remark
+    weak = "Moved to Nottingham last month, still got boxes everywhere."
+    assert _rival_order(home, weak, after_score=0.3)[0] == home
+    # Naming the earlier value again goes on about it.
+    assert _rival_order(home, "Moved my Leicester gym membership to Nottingham.")[0] == home

@@ -42,6 +42,7 @@ from adk_memory.extraction.cues.tense import (
     begins_lasting,
     cues,
     dated_event,
+    lasting_event,
     one_off_past,
     present_state,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "ends",
     "is_relation",
     "lasting_change",
+    "lasting_event",
     "moved_thing",
     "negates",
     "one_of_several",

@@ -26,11 +26,15 @@ _NP_STOP = (
 )
 _NP_END = rf"(?={_NP_STOP})"
 #: What a thing or person that ended did ("The SE finally died", "my old boss retired").
+#: Leaving for good only where the clause ends: "Joanne's emigrated so they've booked me in
+#: with Rhys", not "Mark resigned as chair of the social club", "Dave moved away to
+#: Manchester but we still talk", "Priya resigned herself to it".
 _CEASED = (
-    r"(?: finally| sadly| just| officially)? (?:retired|moved out|moved away|moved abroad|"
-    r"emigrated|resigned|passed away|died|"
+    r"(?: finally| sadly| just| officially)? (?:(?:retired|moved out|passed away|died|"
     r"got (?:totall?ed|stolen|wrecked|written off)|fell through|is history|are history|"
-    r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust)\b"
+    r"is done|is over|went on (?:\w+ )?leave|shut down|closed|folded|went bust)\b|"
+    r"(?:emigrated|resigned|moved away|moved abroad)"
+    r"(?=\s*(?:[.,;!?\u2014\u2013]|$)|\s+(?:so|last|this|recently|yesterday)\b))"
 )
 _SPACES = LazyPattern(r"\s+")
 #: Explicit displacement of a named value, the value as group `x`.

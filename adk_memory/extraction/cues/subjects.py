@@ -37,6 +37,8 @@ _LEAD_IN = (
 )
 _RELATION_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
+    # Someone of theirs: "my sister's friend moved" is neither the sister's news nor a friend's.
+    rf"(?:'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b)?"
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
     re.IGNORECASE,
 )
@@ -108,6 +110,8 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         return frozenset()
     if relation is not None and _FIRST_PERSON.search(text, relation.end()) is None:
         who = {relation.group("who")}
+        if relation.group("of"):
+            who.add(relation.group("of"))
         if relation.group("name"):
             who.add(relation.group("name"))
         if relation.group("also"):

@@ -13,7 +13,8 @@ from adk_memory.extraction.sentences import split_sentences
 _TEMPORARY = LazyPattern(
     r"\b(?:this (?:morning|afternoon|evening|week|weekend|saturday|sunday|monday|tuesday|"
     r"wednesday|thursday|friday)|today|tonight|tomorrow|right now|for (?:the|this|a) "
-    r"(?:day|night|weekend|week|trip|holiday|holidays|conference|summer|visit|meeting)|"
+    r"(?:day|night|weekend|week|trip|holiday|holidays|conference|summer|visit|meeting|wedding|"
+    r"funeral|party|gig|festival|match)|"
     r"for a (?:few|couple of) (?:days|weeks|hours)|for (?:a|an|one|two|three) (?:days?|weeks?|"
     r"nights?|hours?)|until (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
@@ -48,14 +49,15 @@ _DEGREE_BEFORE_TOO = (
     "just bit all".split()
 )
 #: An addition beside what is known: never a displacement. "The other day", "each other"
-#: and "second-hand" add nothing.
+#: and "second-hand" add nothing, and "second" adds only as "a second" ("a second job";
+#: "my second year" is a rank).
 _ADDITIVE = LazyPattern(
     r"\b(?:also|too(?!\s+[a-z])|"
     + "".join(rf"(?<!{re.escape(word)} )" for word in _DEGREE_BEFORE_TOO)
     + r"too|as well|either|another|"
     r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
     r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
-    r"(?<!for a )second(?![- ]?hand)|extra)\b",
+    r"(?<!for )a second(?![- ]?hand)|extra)\b",
     re.IGNORECASE,
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
@@ -220,6 +222,12 @@ _OUTCOME_EVENT = LazyPattern(
     rf"\b(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|officially\s+)?{_LASTING_EVENT}\b",
     re.IGNORECASE,
 )
+
+
+def lasting_event(text: str) -> bool:
+    """Whether `text` tells an event of the speaker's whose outcome lasts ("Joined Riverside
+    Striders", "We've sold the Golf"), however it is dated."""
+    return _OUTCOME_EVENT.search(text) is not None
 
 
 @remembered

@@ -61,6 +61,15 @@ def test_ends_names_what_is_gone() -> None:
     joanne = "I see a physio called Joanne for my back."
     assert ends("Joanne's emigrated so they've booked me in with Rhys.", joanne)
     assert not ends("Joanne's away this week so I'm seeing Rhys.", joanne)
+    # Only where the clause ends: resigning from something, or moving away but staying on.
+    for text, state in (
+        ("Mark resigned as chair of the social club.", "My boss is Mark."),
+        ("Dr Jones resigned from the practice committee.", "My GP is Dr Jones."),
+        ("Priya resigned herself to doing my taxes by hand.", "My accountant is Priya."),
+        ("Dave moved away to Manchester but we still talk every day.", "My best mate is Dave."),
+        ("Mr Grant moved abroad but still owns the flat.", "My landlord is Mr Grant."),
+    ):
+        assert not ends(text, state), text
 
 
 def test_ending_one_item_does_not_end_the_state() -> None:

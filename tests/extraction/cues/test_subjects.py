@@ -52,6 +52,11 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("My eldest switched courses.", "eldest"),
     ):
         assert subject_words(text) == {who}, text
+    # Someone of a relation's is neither the relation nor the speaker's own relation.
+    assert subject_words("So my sister's friend moved to Bergen.") == {"sister", "friend"}
+    assert subject_words("My brother's wife left Google.") == {"brother", "wife"}
+    assert subject_words("My sister's ex moved to Leeds.") == {"sister", "ex"}
+    assert subject_words("My sister's moved to Glasgow.") == {"sister"}
     # A name's possession is no subject, and a lead-in is no longer than two words.
     assert subject_words("Callum's car is a Fiat.") == frozenset()
     assert subject_words("Maisie's quit dance, she's into gymnastics now.") == {"maisie"}

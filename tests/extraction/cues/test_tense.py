@@ -48,6 +48,11 @@ def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert cues("I used to live in Cork.").past
 
 
+def test_an_occasion_bounds_a_stay_to_a_passing_moment() -> None:
+    assert cues("Ravi is in Mumbai for a wedding.").temporary
+    assert cues("I'm in Leeds for the festival.").temporary
+
+
 def test_change_wording() -> None:
     assert cues("I've gone over to sparkling water with lime.").change
     assert cues("Finally kicked the habit, it's nicotine gum for me.").change
@@ -113,6 +118,8 @@ def test_set_phrases_with_other_or_second_add_nothing() -> None:
         "We met each other at uni.",
         "I bought a second-hand Golf.",
         "Hold on for a second.",
+        "Oh I said second year, I'm actually in third year.",
+        "We're on the second floor now.",
     ):
         assert not cues(phrase).additive, phrase
     for addition in (

@@ -20,3 +20,8 @@ def test_items_negation_and_speaker_label() -> None:
     assert not negates("I drive a Golf")
     assert strip_speaker('User (asked "How are you?"): Fine.') == "Fine."
     assert strip_speaker("User: I live in Berlin.") == "I live in Berlin."
+
+
+def test_split_items_reads_a_long_run_of_white_space_in_one_pass() -> None:
+    # Quadratic before: 40 s for this pasted-text shape, which a message may hold.
+    assert split_items("a" + " " * 19_998 + "b") == ["a b"]
