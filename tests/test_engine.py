@@ -40,6 +40,8 @@ async def _later(
         ("My favorite color is blue.", "My favorite color is green."),
         ("I work as a nurse.", "I work as a software engineer."),
         ("I use Vim.", "I switched from Vim to VS Code."),
+        # Someone else moving a thing of the speaker's changes the speaker's fact.
+        ("My rent is 1,200 a month.", "Landlord put the rent up to 1,350 from next month, ugh."),
     ],
 )
 async def test_classic_updates_replace(
@@ -481,6 +483,13 @@ async def test_longer_lists_keep_their_other_items(
         ("My landlord is Mr Grant.", "Mr Grant moved abroad but still owns the flat."),
         # Someone of a relation's is not the relation.
         ("My brother works at Google.", "And my brother's wife left Google."),
+        # Someone else's change is not the speaker's.
+        ("I work at Google.", "Ravi left Google last month."),
+        ("I use Spotify.", "So Tom cancelled Spotify."),
+        ("I use Spotify.", "Tom switched to Tidal."),
+        ("I drink four espressos a day.", "Dana switched to decaf."),
+        ("I work at the BBC.", "Sara's dad left the BBC last year."),
+        ("My wife Sara works at the BBC.", "Sara's dad left the BBC last year."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

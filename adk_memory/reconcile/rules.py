@@ -20,11 +20,14 @@ import re
 
 from adk_memory.extraction.cues import RELATION_NOUNS as _RELATION
 from adk_memory.extraction.cues import (
+    THIRD_PERSON,
     arrived,
     content_words,
     cues,
     is_relation,
+    moved_thing,
     one_of_several,
+    person_words,
     present_state,
     split_items,
     strip_speaker,
@@ -99,12 +102,9 @@ def _attribute(record: MemoryRecord) -> str | None:
 
 
 def _actor(text: str) -> set[str]:
-    """Who a statement is about when it is not the speaker ("Ravi left Google" → {"ravi"})."""
-    body = strip_speaker(text)
-    first = re.match(r"^\W*((?-i:[A-Z])[\w-]+)", body)
-    if first is None or first.group(1).lower() in {"i", "we", "my", "our", "the", "a", "an"}:
-        return set()
-    return {first.group(1).lower()}
+    """Who a statement is about when it is not the speaker ("Ravi left Google" → {"ravi"};
+    "Sara's dad left the BBC" → {"sara", "father"}); a pronoun names no one in particular."""
+    return set(subject_words(strip_speaker(text))) - {THIRD_PERSON}
 
 
 def _named(text: str) -> set[str]:
@@ -113,10 +113,26 @@ def _named(text: str) -> set[str]:
 
 
 def _different_people(fact: Fact, record: MemoryRecord) -> bool:
-    """Two statements about one relation that name two people ("My friend Tariq is a chef",
-    "My friend Nadia is an architect") are about two subjects."""
+    """Two statements filed under one subject that are about two people: they name two
+    ("My friend Tariq is a chef", "My friend Nadia is an architect"), or the new one's words
+    make someone its subject whom the record does not name ("Ravi left Google", "She sold
+    the Golf", "Sara's dad left the BBC" are not the speaker's news of "I work at Google"),
+    unless they moved the very thing the record is about."""
     new, old = _named(fact.text), _named(record.text)
-    return bool(new and old and new != old)
+    if new and old:
+        return new != old
+    body = strip_speaker(fact.text)
+    who = subject_words(body)
+    if not who:
+        return False
+    thing = moved_thing(body)
+    if thing and content_words(thing) <= content_words(record.text):
+        # Someone moved a thing the record is about: "Landlord put the rent up to 1,350"
+        # changes "My rent is 1,200 a month".
+        return False
+    # Compared as words of the record's text, folded alike ("Nibbles" is "nibble").
+    named = person_words(" ".join(who - {THIRD_PERSON}))
+    return not (THIRD_PERSON not in who and named and named <= person_words(record.text))
 
 
 def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:

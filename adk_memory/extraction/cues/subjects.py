@@ -79,6 +79,11 @@ _NAME_SUBJECT = LazyPattern(
     # speaker's news either way).
     r"|(?:from|at|in|on|of|for|and|with)\s)\b"
 )
+#: "Sara's dad left the BBC", "Ana's brother moved to Lisbon": someone of a named person's.
+_NAMED_KIN_SUBJECT = LazyPattern(
+    rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b",
+    re.IGNORECASE,
+)
 _FIRST_PERSON = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
 _OPENERS = frozenset(
@@ -128,6 +133,9 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         ):
             return frozenset({singular(match.group("what").lower())})
         return frozenset()
+    kin = _NAMED_KIN_SUBJECT.match(text)
+    if kin is not None and _FIRST_PERSON.search(text, kin.end()) is None:
+        return person_words(f"{kin.group('name')} {kin.group('of')}")
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
     named = _NAME_SUBJECT.match(text)

@@ -57,6 +57,8 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     assert subject_words("My brother's wife left Google.") == {"brother", "wife"}
     assert subject_words("My sister's ex moved to Leeds.") == {"sister", "ex"}
     assert subject_words("My sister's moved to Glasgow.") == {"sister"}
+    assert subject_words("Sara's dad left the BBC last year.") == {"sara", "father"}
+    assert subject_words("Sara's dad and I went fishing.") == frozenset()
     # A name's possession is no subject, and a lead-in is no longer than two words.
     assert subject_words("Callum's car is a Fiat.") == frozenset()
     assert subject_words("Maisie's quit dance, she's into gymnastics now.") == {"maisie"}
