@@ -130,9 +130,10 @@ def _different_people(fact: Fact, record: MemoryRecord) -> bool:
         # Someone moved a thing the record is about: "Landlord put the rent up to 1,350"
         # changes "My rent is 1,200 a month".
         return False
-    # Compared as words of the record's text, folded alike ("Nibbles" is "nibble").
-    named = person_words(" ".join(who - {THIRD_PERSON}))
-    return not (THIRD_PERSON not in who and named and named <= person_words(record.text))
+    # Compared as words of the record's text, folded alike ("Nibbles" is "nibble"); all of
+    # them ("Sara's dad" is not Sara).
+    named = content_words(" ".join(who - {THIRD_PERSON}))
+    return THIRD_PERSON in who or not named or not named <= person_words(record.text)
 
 
 def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
