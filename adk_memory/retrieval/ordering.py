@@ -260,6 +260,10 @@ def _same_person(
     return THIRD_PERSON not in who_new and who_new <= person_words(older)
 
 
+#: A word that goes on about someone already named ("…Priya at her new flat").
+_THIRD_PERSON_WORD = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their)\b", re.I)
+
+
 def _names(who: frozenset[str], text: str) -> bool:
     """Whether `text` names the person `who` holds: all of it ("my sister" in "Helped my
     sister move"), or the name it was given as its subject ("Mum said Priya's moved to
@@ -275,9 +279,6 @@ def _names(who: frozenset[str], text: str) -> bool:
         given <= subject_words(text)
         or (given <= words and _THIRD_PERSON_WORD.search(text) is not None)
     )
-
-
-_THIRD_PERSON_WORD = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their)\b", re.I)
 
 
 #: How many of its closest memories a memory is compared with as nearly the same sentence.

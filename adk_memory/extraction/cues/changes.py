@@ -7,7 +7,7 @@ import re
 from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.cues.tense import PAST_TENSE, cues
-from adk_memory.extraction.cues.words import content_words
+from adk_memory.extraction.cues.words import SPACES, content_words
 from adk_memory.extraction.sentences import mask, unmask
 
 #: Words that set what holds now against what held before ("We're in Munich now", "it's
@@ -36,7 +36,6 @@ _CEASED = (
     r"(?:emigrated|resigned|moved away|moved abroad)"
     r"(?=\s*(?:[.,;!?\u2014\u2013]|$)|\s+(?:so|last|this|recently|yesterday)\b))"
 )
-_SPACES = LazyPattern(r"\s+")
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
     LazyPattern(p, re.IGNORECASE)
@@ -211,7 +210,7 @@ def taken_back(text: str) -> list[str]:
 def _values_of(text: str, patterns: list[LazyPattern]) -> list[str]:
     found: list[str] = []
     # Runs of white space cost the patterns' lazy values dear and say nothing.
-    masked = mask(_SPACES.sub(" ", text))
+    masked = mask(SPACES.sub(" ", text))
     for pattern in patterns:
         for match in pattern.finditer(masked):
             if pattern is _TAKEN_BACK and _RETRACTED.search(masked, match.end()) is None:

@@ -32,8 +32,10 @@ def singular(word: str) -> str:
 _SPEAKER_LABEL = LazyPattern(r"^[^:]{1,80}?(?: \(asked \"[^\"]*\"\))?:\s+")
 
 
+#: A run of white space: readers collapse it first, since the patterns' lazy parts cost time
+#: in proportion to its length squared and it says nothing.
+SPACES = LazyPattern(r"\s+")
 #: Separators of a compound value ("horror and sci-fi", "jazz, soul or funk").
-_SPACES = LazyPattern(r"\s+")
 _ITEM_SPLIT = LazyPattern(r"\s*(?:,|&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
 _WORD_ITEM_SPLIT = LazyPattern(r"\s*(?:&|/|\band\b|\bor\b|\bplus\b)\s*", re.IGNORECASE)
 #: Wording that says something no longer holds (or never did).
@@ -46,8 +48,7 @@ def split_items(text: str, *, commas: bool = True) -> list[str]:
     """The parts of a compound value or statement ("horror and sci-fi" → horror, sci-fi);
     without `commas`, a comma does not split (in a sentence it mostly joins clauses)."""
     pattern = _ITEM_SPLIT if commas else _WORD_ITEM_SPLIT
-    # A run of white space costs the pattern time in proportion to its length squared.
-    return [part for part in pattern.split(_SPACES.sub(" ", text)) if part.strip()]
+    return [part for part in pattern.split(SPACES.sub(" ", text)) if part.strip()]
 
 
 def negates(text: str) -> bool:
