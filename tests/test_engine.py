@@ -42,6 +42,11 @@ async def _later(
         ("I use Vim.", "I switched from Vim to VS Code."),
         # Someone else moving a thing of the speaker's changes the speaker's fact.
         ("My rent is 1,200 a month.", "Landlord put the rent up to 1,350 from next month, ugh."),
+        # A capital opening the change that is the new value, the slot or an actor on the
+        # speaker's thing is no one else's news.
+        ("I use Spotify.", "Tidal replaced Spotify last month."),
+        ("My laptop is a Dell XPS.", "Work replaced it with a MacBook Pro."),
+        ("I earn 45k.", "Salary went up to 50k."),
     ],
 )
 async def test_classic_updates_replace(
@@ -487,6 +492,8 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Google.", "Ravi left Google last month."),
         ("I use Spotify.", "So Tom cancelled Spotify."),
         ("I use Spotify.", "Tom switched to Tidal."),
+        ("I use Spotify.", "Apparently Tom switched to Tidal."),
+        ("I work at Google.", "Ravi told me he left Google."),
         ("I drink four espressos a day.", "Dana switched to decaf."),
         ("I work at the BBC.", "Sara's dad left the BBC last year."),
         ("My wife Sara works at the BBC.", "Sara's dad left the BBC last year."),

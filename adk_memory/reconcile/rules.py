@@ -29,6 +29,7 @@ from adk_memory.extraction.cues import (
     one_of_several,
     person_words,
     present_state,
+    reported_about,
     split_items,
     strip_speaker,
     subject_words,
@@ -101,10 +102,44 @@ def _attribute(record: MemoryRecord) -> str | None:
     return None
 
 
-def _actor(text: str) -> set[str]:
-    """Who a statement is about when it is not the speaker ("Ravi left Google" → {"ravi"};
-    "Sara's dad left the BBC" → {"sara", "father"}); a pronoun names no one in particular."""
-    return set(subject_words(strip_speaker(text))) - {THIRD_PERSON}
+def _someone_else(fact: Fact) -> frozenset[str]:
+    """Who the fact's words make its subject when that is not the speaker ("Ravi left
+    Google" → {"ravi"}; "Sara's dad left the BBC" → {"sara", "father"}; "She sold the Golf"
+    → {THIRD_PERSON}; reported news, "Ravi told me he left Google" → {"ravi"}). Empty for
+    the speaker's own news, and when the capital that opens it is the new value or the
+    slot ("Tidal replaced Spotify", "Salary went up to 50k"), or the subject acts on the
+    speaker's thing ("Work replaced it with a MacBook Pro")."""
+    body = strip_speaker(fact.text)
+    about = reported_about(body)
+    if about is not None:
+        who = subject_words(about) or (
+            frozenset(content_words(about)) if len(about.split()) <= 3 else frozenset()
+        )
+        return who or frozenset({THIRD_PERSON})
+    who = subject_words(body)
+    if not who or _ACTS_ON_IT.search(body) or _TOOK_THE_PLACE.search(body):
+        return frozenset()
+    itself = content_words(fact.object) | content_words(fact.predicate.replace("_", " "))
+    return who if who - itself else frozenset()
+
+
+#: The subject acts on the speaker's thing, named as "it" ("Apple replaced it with an iPhone
+#: 13", "They upgraded it to fibre").
+_ACTS_ON_IT = re.compile(r"\b\w+\s+(?:it|them)\s+(?:with|for|to|up|down|over)\b", re.IGNORECASE)
+
+
+#: What opens "X replaced Y" is what took Y's place, not someone else acting ("Tidal
+#: replaced Spotify", "Priya replaced Laura as manager").
+_TOOK_THE_PLACE = re.compile(
+    r"^\W*(?:[A-Z][\w'-]*\s+){1,3}(?:has\s+|have\s+|finally\s+)?"
+    r"(?:replaced|took over from|took the place of)\b"
+)
+
+
+def _actor(fact: Fact) -> set[str]:
+    """Who a statement is about when it is not the speaker, by name or relation (a pronoun
+    names no one in particular)."""
+    return set(_someone_else(fact)) - {THIRD_PERSON}
 
 
 def _named(text: str) -> set[str]:
@@ -121,11 +156,10 @@ def _different_people(fact: Fact, record: MemoryRecord) -> bool:
     new, old = _named(fact.text), _named(record.text)
     if new and old:
         return new != old
-    body = strip_speaker(fact.text)
-    who = subject_words(body)
+    who = _someone_else(fact)
     if not who:
         return False
-    thing = moved_thing(body)
+    thing = moved_thing(strip_speaker(fact.text))
     if thing and content_words(thing) <= content_words(record.text):
         # Someone moved a thing the record is about: "Landlord put the rent up to 1,350"
         # changes "My rent is 1,200 a month".
@@ -154,8 +188,8 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
             fact.replaces
             and record.subject.startswith(f"{fact.subject}'s ")
             and _names_all_of(fact.replaces, record.object or _body(record))
-            and _actor(fact.text)
-            and _actor(fact.text) <= content_words(record.text)
+            and _actor(fact)
+            and _actor(fact) <= content_words(record.text)
         ):
             # "Ravi left Google" over "my best friend Ravi works at Google".
             return Decision.REPLACE

@@ -48,6 +48,7 @@ async def _decide(before: str, after: str) -> Decision | None:
         ("I bank with Barclays.", "Moved my current account over to Monzo, the app is better."),
         ("My sister lives in Oslo.", "My sister moved to Bergen for her new job."),
         ("My best friend Ravi works at Google.", "Ravi left Google to start his own company."),
+        ("My best friend Ravi works at Google.", "Ravi told me he left Google."),
         ("My hamster is called Nibbles.", "Nibbles passed away, so no pets at the moment."),
         ("My dentist is Dr. Okafor on Main Street.", "Dr. Okafor retired, so I see Dr. Lee now."),
         ("My standup is at 9:30 every morning.", "They moved our standup to 10:15."),
