@@ -62,6 +62,7 @@ from adk_memory.extraction.cues import (
     cues,
     dated_event,
     ends,
+    includes,
     is_relation,
     lasting_change,
     lasting_event,
@@ -254,7 +255,7 @@ def _same_person(
     if not who_new:
         return not who_old or (naming and _names(who_old, newer))
     if who_old:
-        if who_new == {THIRD_PERSON} or who_new <= who_old:
+        if who_new == {THIRD_PERSON} or who_new <= who_old or includes(who_new, who_old):
             return True
         return aliases is not None and _known_as(who_new, aliases) <= _known_as(who_old, aliases)
     return THIRD_PERSON not in who_new and who_new <= person_words(older)

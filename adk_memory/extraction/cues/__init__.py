@@ -30,6 +30,7 @@ from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.subjects import (
     RELATION_NOUNS,
     THIRD_PERSON,
+    includes,
     is_relation,
     person_words,
     relation_names,
@@ -60,6 +61,7 @@ __all__ = [
     "dated_event",
     "displaced",
     "ends",
+    "includes",
     "is_relation",
     "lasting_change",
     "lasting_event",

@@ -13,7 +13,8 @@ RELATION_NOUNS = (
     r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
     r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
     r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
-    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|"
+    r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|mates?|"
+    r"pal|bestie|"
     # A child by their place among siblings ("My eldest switched courses").
     r"eldest|youngest|oldest|twins|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
 )
@@ -29,14 +30,17 @@ _ADJECTIVES = (
 #: "Anyway Tom left Google", "And then she quit".
 _MARKERS = (
     r"(?i:(?:so|and|but|then|now|anyway|anyways|well|oh|also|plus|meanwhile|turns out|"
-    r"guess what|btw|fyi)\s+){1,2}"
+    r"guess what|btw|fyi|by the way|[a-z]+ly|yesterday|last (?:week|month|year|night)|"
+    r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december))\s+){1,2}"
 )
 _LEAD_IN = (
     r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
     rf"(?:{_MARKERS})?"
 )
 _RELATION_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?:(?:my|our)\s+)?{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
+    rf"{_LEAD_IN}(?:(?:my|our|the|(?P<whose>a|an|his|her|their|one of (?:my|our)))\s+)?"
+    rf"{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
     # Someone of theirs: "my sister's friend moved" is neither the sister's news nor a friend's.
     rf"(?:'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b)?"
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
@@ -71,7 +75,9 @@ THIRD_PERSON = "(someone)"
 #: then a verb or a phrase about it. A capital opening a sentence before anything else names
 #: no one: "Officially a Londoner now", "New job at Deloitte", "Imagine living in Hawaii".
 _NAME_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))(?:'s|'ve|'d|'ll)?\s+"
+    rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>(?-i:[A-Z][a-z]+))"
+    # A surname: "Ravi Shah left Google".
+    r"(?:\s+(?-i:[A-Z][a-z]+))?(?:'s|'ve|'d|'ll)?\s+"
     r"(?:(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
     r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
     rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{IRREGULAR})"
@@ -121,6 +127,9 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             who.add(relation.group("name"))
         if relation.group("also"):
             who.add(relation.group("also"))
+        if relation.group("whose"):
+            # "Her husband", "a colleague": someone's, not the speaker's own "my husband".
+            return person_words(" ".join(who)) | {THIRD_PERSON}
         return person_words(" ".join(who))
     match = _POSSESSED_SUBJECT.match(text)
     if match is not None:
@@ -205,6 +214,15 @@ _KIN_GROUPS = {
     "child": ("son", "daughter"),
     "grandparent": ("grandmother", "grandfather"),
 }
+
+
+def includes(group: frozenset[str], who: frozenset[str]) -> bool:
+    """Whether the people `group` names include `who` ("the kids" → {"kid", "son",
+    "daughter"} include {"son"}; "my sister's friend" does not include "my sister")."""
+    if not who <= group:
+        return False
+    members = {m for word in group if word in _KIN_GROUPS for m in _KIN_GROUPS[word]}
+    return all(w in who or w in _KIN_GROUPS or w in members for w in group)
 
 
 @remembered

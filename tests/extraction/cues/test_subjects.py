@@ -6,6 +6,7 @@ import pytest
 
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
+    includes,
     is_relation,
     person_words,
     relation_names,
@@ -59,6 +60,20 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     assert subject_words("My sister's moved to Glasgow.") == {"sister"}
     assert subject_words("Sara's dad left the BBC last year.") == {"sara", "father"}
     assert subject_words("Sara's dad and I went fishing.") == frozenset()
+    # A title, a surname, an adverb or a date before the name; someone's or anyone's relation.
+    for text in (
+        "Dr Ravi Shah left Google.",
+        "Ravi Shah left Google.",
+        "Sadly Ravi left Google.",
+        "In March Ravi left Google.",
+        "By the way Ravi left Google.",
+    ):
+        assert subject_words(text) == {"ravi"}, text
+    assert subject_words("Her husband sold the Golf.") == {"husband", THIRD_PERSON}
+    assert subject_words("A colleague left Google for Meta.") == {"colleague", THIRD_PERSON}
+    assert subject_words("The boss left Google.") == {"boss"}
+    assert subject_words("My mates switched to Tidal.") == {"mate"}
+    assert subject_words("Finally upgraded to a Pixel.") == frozenset()
     # A name's possession is no subject, and a lead-in is no longer than two words.
     assert subject_words("Callum's car is a Fiat.") == frozenset()
     assert subject_words("Maisie's quit dance, she's into gymnastics now.") == {"maisie"}
@@ -78,6 +93,11 @@ def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:
     # News of the kids is news of a son or a daughter.
     assert {"son", "daughter"} <= person_words("We've moved the kids to St Mary's.")
     assert "son" in person_words("Our children love it there.")
+
+
+def test_a_group_includes_its_members_and_no_one_else() -> None:
+    assert includes(subject_words("The kids love it there."), frozenset({"son"}))
+    assert not includes(subject_words("My sister's friend moved."), frozenset({"sister"}))
 
 
 def test_is_relation() -> None:
