@@ -112,10 +112,11 @@ def _someone_else(fact: Fact) -> frozenset[str]:
     body = strip_speaker(fact.text)
     about = reported_about(body)
     if about is not None:
-        who = subject_words(about) or (
+        # The reporter ("Tom" of "Tom told me he…"), or whom the clause is about; a clause
+        # about no one ("My GP says the new dose is 20mg") is news of the speaker's.
+        return subject_words(about) or (
             frozenset(content_words(about)) if len(about.split()) <= 3 else frozenset()
         )
-        return who or frozenset({THIRD_PERSON})
     who = subject_words(body)
     if not who or _ACTS_ON_IT.search(body) or _TOOK_THE_PLACE.search(body):
         return frozenset()

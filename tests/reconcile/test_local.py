@@ -49,6 +49,11 @@ async def _decide(before: str, after: str) -> Decision | None:
         ("My sister lives in Oslo.", "My sister moved to Bergen for her new job."),
         ("My best friend Ravi works at Google.", "Ravi left Google to start his own company."),
         ("My best friend Ravi works at Google.", "Ravi told me he left Google."),
+        # A report about no one else is the speaker's news.
+        (
+            "My gym is PureGym.",
+            "The manager said PureGym closed, so my gym is The Gym Group now.",
+        ),
         ("My hamster is called Nibbles.", "Nibbles passed away, so no pets at the moment."),
         ("My dentist is Dr. Okafor on Main Street.", "Dr. Okafor retired, so I see Dr. Lee now."),
         ("My standup is at 9:30 every morning.", "They moved our standup to 10:15."),
