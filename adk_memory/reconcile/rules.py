@@ -102,6 +102,19 @@ def _attribute(record: MemoryRecord) -> str | None:
     return None
 
 
+#: The subject acts on the speaker's thing, named as "it" ("Apple replaced it with an iPhone
+#: 13", "They upgraded it to fibre").
+_ACTS_ON_IT = re.compile(r"\b\w+\s+(?:it|them)\s+(?:with|for|to|up|down|over)\b", re.IGNORECASE)
+
+
+#: What opens "X replaced Y" is what took Y's place, not someone else acting ("Tidal
+#: replaced Spotify", "Priya replaced Laura as manager").
+_TOOK_THE_PLACE = re.compile(
+    r"^\W*(?:[A-Z][\w'-]*\s+){1,3}(?:has\s+|have\s+|finally\s+)?"
+    r"(?:replaced|took over from|took the place of)\b"
+)
+
+
 def _someone_else(fact: Fact) -> frozenset[str]:
     """Who the fact's words make its subject when that is not the speaker ("Ravi left
     Google" → {"ravi"}; "Sara's dad left the BBC" → {"sara", "father"}; "She sold the Golf"
@@ -122,19 +135,6 @@ def _someone_else(fact: Fact) -> frozenset[str]:
         return frozenset()
     itself = content_words(fact.object) | content_words(fact.predicate.replace("_", " "))
     return who if who - itself else frozenset()
-
-
-#: The subject acts on the speaker's thing, named as "it" ("Apple replaced it with an iPhone
-#: 13", "They upgraded it to fibre").
-_ACTS_ON_IT = re.compile(r"\b\w+\s+(?:it|them)\s+(?:with|for|to|up|down|over)\b", re.IGNORECASE)
-
-
-#: What opens "X replaced Y" is what took Y's place, not someone else acting ("Tidal
-#: replaced Spotify", "Priya replaced Laura as manager").
-_TOOK_THE_PLACE = re.compile(
-    r"^\W*(?:[A-Z][\w'-]*\s+){1,3}(?:has\s+|have\s+|finally\s+)?"
-    r"(?:replaced|took over from|took the place of)\b"
-)
 
 
 def _actor(fact: Fact) -> set[str]:
