@@ -45,6 +45,7 @@ async def _later(
         # A capital opening the change that is the new value, the slot or an actor on the
         # speaker's thing is no one else's news.
         ("I use Spotify.", "Tidal replaced Spotify last month."),
+        ("I use Spotify.", "Switched over, Tidal replaced Spotify."),
         ("My laptop is a Dell XPS.", "Work replaced it with a MacBook Pro."),
         ("I earn 45k.", "Salary went up to 50k."),
     ],

@@ -108,9 +108,11 @@ _ACTS_ON_IT = re.compile(r"\b\w+\s+(?:it|them)\s+(?:with|for|to|up|down|over)\b"
 
 
 #: What opens "X replaced Y" is what took Y's place, not someone else acting ("Tidal
-#: replaced Spotify", "Priya replaced Laura as manager").
+#: replaced Spotify", "Switched over, Tidal replaced Spotify", "Priya replaced Laura as
+#: manager").
 _TOOK_THE_PLACE = re.compile(
-    r"^\W*(?:[A-Z][\w'-]*\s+){1,3}(?:has\s+|have\s+|finally\s+)?"
+    r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*[,:!\u2014\u2013]+\s+)?"
+    r"(?:[A-Z][\w'-]*\s+){1,3}(?:has\s+|have\s+|finally\s+)?"
     r"(?:replaced|took over from|took the place of)\b"
 )
 
