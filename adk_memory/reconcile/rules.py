@@ -16,6 +16,7 @@ that recall orders newest first. So a record is superseded only on explicit evid
 
 from __future__ import annotations
 
+import functools
 import re
 
 from adk_memory.extraction.cues import RELATION_NOUNS as _RELATION
@@ -124,7 +125,13 @@ def _someone_else(fact: Fact) -> frozenset[str]:
     the speaker's own news, and when the capital that opens it is the new value or the
     slot ("Tidal replaced Spotify", "Salary went up to 50k"), or the subject acts on the
     speaker's thing ("Work replaced it with a MacBook Pro")."""
-    body = strip_speaker(fact.text)
+    return _someone_else_in(strip_speaker(fact.text), fact.object, fact.predicate)
+
+
+@functools.lru_cache(maxsize=4096)
+def _someone_else_in(body: str, value: str, predicate: str) -> frozenset[str]:
+    """`_someone_else` of a fact's words, value and slot; remembered, since one fact is
+    related to each of its candidates in turn."""
     about = reported_about(body)
     if about is not None:
         # The reporter ("Tom" of "Tom told me he…"), or whom the clause is about; a clause
@@ -135,7 +142,7 @@ def _someone_else(fact: Fact) -> frozenset[str]:
     who = subject_words(body)
     if not who or _ACTS_ON_IT.search(body) or _TOOK_THE_PLACE.search(body):
         return frozenset()
-    itself = content_words(fact.object) | content_words(fact.predicate.replace("_", " "))
+    itself = content_words(value) | content_words(predicate.replace("_", " "))
     return who if who - itself else frozenset()
 
 
@@ -191,8 +198,8 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
             fact.replaces
             and record.subject.startswith(f"{fact.subject}'s ")
             and _names_all_of(fact.replaces, record.object or _body(record))
-            and _actor(fact)
-            and _actor(fact) <= content_words(record.text)
+            and (actor := _actor(fact))
+            and actor <= content_words(record.text)
         ):
             # "Ravi left Google" over "my best friend Ravi works at Google".
             return Decision.REPLACE

@@ -38,11 +38,13 @@ _LEAD_IN = (
     r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
     rf"(?:{_MARKERS})?"
 )
+#: Someone of a person's, after that person: "'s friend", "'s new boyfriend", "'s ex".
+_THEIR_RELATION = rf"'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b"
 _RELATION_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?:my|our|the|(?P<whose>a|an|his|her|their|one of (?:my|our)))\s+)?"
     rf"{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
     # Someone of theirs: "my sister's friend moved" is neither the sister's news nor a friend's.
-    rf"(?:'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b)?"
+    rf"(?:{_THEIR_RELATION})?"
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
     re.IGNORECASE,
 )
@@ -87,7 +89,7 @@ _NAME_SUBJECT = LazyPattern(
 )
 #: "Sara's dad left the BBC", "Ana's brother moved to Lisbon": someone of a named person's.
 _NAMED_KIN_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+))'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b",
+    rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+)){_THEIR_RELATION}",
     re.IGNORECASE,
 )
 _FIRST_PERSON = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
