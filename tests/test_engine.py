@@ -501,6 +501,23 @@ async def test_longer_lists_keep_their_other_items(
         ("I drink four espressos a day.", "Dana switched to decaf."),
         ("I work at the BBC.", "Sara's dad left the BBC last year."),
         ("My wife Sara works at the BBC.", "Sara's dad left the BBC last year."),
+        # The speaker named inside someone else's phrase is still someone else's news.
+        ("I work at Google.", "Ravi from my team left Google."),
+        ("I work at Google.", "Ravi who sits next to me left Google."),
+        ("I use Spotify.", "Tom, who I live with, switched to Tidal."),
+        ("I use Spotify.", "Tom (from work) switched to Tidal."),
+        ("I work at Google.", "One of my friends left Google."),
+        ("I use Spotify.", "Everyone I know switched to Tidal."),
+        ("I use Spotify.", "The whole office switched to Tidal."),
+        ("I work at Google.", "The new guy left Google."),
+        # After a longer lead-in, a short sentence, or as heard from someone.
+        ("I work at Google.", "By the way, Ravi left Google."),
+        ("I work at Google.", "Crazy week. Ravi left Google."),
+        ("I work at Google.", "Heard from Ravi that he left Google."),
+        # Written without capitals, a name is still a name.
+        ("I work at Google.", "ravi left google last week"),
+        ("I use Spotify.", "tom cancelled spotify"),
+        ("I work at Google.", "RAVI LEFT GOOGLE"),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

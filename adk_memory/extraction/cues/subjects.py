@@ -30,22 +30,66 @@ _ADJECTIVES = (
 #: "Anyway Tom left Google", "And then she quit".
 _MARKERS = (
     r"(?i:(?:so|and|but|then|now|anyway|anyways|well|oh|also|plus|meanwhile|turns out|"
-    r"guess what|btw|fyi|by the way|[a-z]+ly|yesterday|last (?:week|month|year|night)|"
+    r"guess what|btw|fyi|by the way|in other news|on another note|long story short|"
+    r"to be honest|believe it or not|[a-z]+ly|yesterday|last (?:week|month|year|night)|"
     r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december))\s+){1,2}"
+    r"december))[,:]?\s+){1,2}"
+)
+#: A short sentence before the one that says who: "Crazy week. Ravi left Google", "Guess
+#: what? Tom moved to Leeds". Never one that is itself the speaker's news: no first-person
+#: word, and no verb opening it ("Sold the Golf. Ravi bought it").
+_FRAGMENT = (
+    r"(?:(?!(?i:[a-z]+(?:ed|ing)|" + IRREGULAR + r")\b)"
+    r"(?:(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z']+\s+){0,2}"
+    r"(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z']+\s*[.!?]+\s+)"
 )
 _LEAD_IN = (
-    r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
+    rf"^\W*{_FRAGMENT}?(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
     rf"(?:{_MARKERS})?"
 )
 #: Someone of a person's, after that person: "'s friend", "'s new boyfriend", "'s ex".
 _THEIR_RELATION = rf"'s\s+{_ADJECTIVES}(?P<of>{RELATION_NOUNS}|ex)\b"
+#: A verb after a subject, maybe after an adverb.
+_VERB = (
+    r"(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
+    r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
+    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{IRREGULAR})\b"
+)
+#: What may stand between a subject and its verb, the speaker named inside it or not: "Tom
+#: (from work) switched", "Tom, who I live with, switched", "Ravi who sits next to me left",
+#: "Everyone I know switched", "Ravi from my team left". Its end is where the predicate
+#: starts, and only the predicate can make the statement the speaker's own news.
+_MODIFIER = (
+    r"(?:\s*\([^()]{1,40}\)"
+    r"|\s*,\s*(?:who|whom|that|whose)\b[^,.;!?]{1,40},"
+    r"|\s+(?:who|that)\s+(?:[\w']+\s+){0,5}?[\w']+(?=\s+" + _VERB + r")"
+    r"|\s+(?:i|we)\s+(?:know|knew|met|work with|worked with|live with|lived with)\b"
+    r"|\s+(?:from|at|in|on|of|with)\s+(?:[\w']+\s+){0,2}?[\w']+(?=\s+" + _VERB + r"))?"
+)
+#: Some of a group: "One of my friends", "Most of the team", "Half my mates".
+_QUANTIFIER = (
+    r"(?:one|two|three|four|some|most|many|all|both|several|half|a few|a couple|none|a lot|"
+    r"lots|loads)\s+(?:of\s+)?(?:my|our|the|his|her|their)"
+)
 _RELATION_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?:(?:my|our|the|(?P<whose>a|an|his|her|their|one of (?:my|our)))\s+)?"
-    rf"{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\b"
+    rf"{_LEAD_IN}(?:(?:my|our|the|(?P<whose>a|an|his|her|their|{_QUANTIFIER}))\s+)?"
+    rf"{_ADJECTIVES}(?P<who>{RELATION_NOUNS})(?:s|es)?\b"
     # Someone of theirs: "my sister's friend moved" is neither the sister's news nor a friend's.
     rf"(?:{_THEIR_RELATION})?"
-    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?",
+    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+and\s+(?:my\s+)?(?P<also>{RELATION_NOUNS})\b)?"
+    rf"{_MODIFIER}",
+    re.IGNORECASE,
+)
+#: People the speaker does not relate to, or a group: "The new guy left Google", "Everyone
+#: I know switched to Tidal", "The whole office switched", "Some bloke at work sold it".
+_PEOPLE_SUBJECT = LazyPattern(
+    rf"{_LEAD_IN}(?:{_QUANTIFIER}\s+|(?:the|a|an|this|that|some|his|her|their)\s+)?"
+    r"(?:(?:whole|entire|new|other|old|same)\s+)*"
+    r"(?:(?P<someone>guys?|girls?|lads?|blokes?|m[ae]n|wom[ae]n|lady|ladies|dudes?|people|"
+    r"folks|person|everyone|everybody|someone|somebody|nobody|no one)"
+    # A group is also a thing ("Office moved to Leeds" is news of "the Manchester office").
+    r"|(?P<group>office|team|family|department|company|class))\b"
+    rf"{_MODIFIER}(?P<predicate>\s+{_VERB})",
     re.IGNORECASE,
 )
 #: "My team just hired two interns", "Our landlord sold the building": someone or something
@@ -79,13 +123,11 @@ THIRD_PERSON = "(someone)"
 _NAME_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>(?-i:[A-Z][a-z]+))"
     # A surname: "Ravi Shah left Google".
-    r"(?:\s+(?-i:[A-Z][a-z]+))?(?:'s|'ve|'d|'ll)?\s+"
-    r"(?:(?:(?:[a-z]+ly|just|now|still|also|finally|never|always|already)\s+)?"
-    r"(?:is|was|are|were|has|had|have|got|gets|will|would|can|could|does|did|doesn't|didn't|"
-    rf"isn't|wasn't|hasn't|won't|can't|[a-z]+(?:s|ed)|{IRREGULAR})"
-    # Or a phrase about it: "Tom from work moved", "Rent in Leeds is crazy now" (not the
-    # speaker's news either way).
-    r"|(?:from|at|in|on|of|for|and|with)\s)\b"
+    r"(?:\s+(?-i:[A-Z][a-z]+))?"
+    rf"{_MODIFIER}(?P<predicate>(?:'s|'ve|'d|'ll)?\s+(?:{_VERB}"
+    # Or a phrase about it: "Tom and Ravi moved", "Rent in Leeds is crazy now" (not the
+    # speaker's news either way; "Tom and I moved" is).
+    r"|(?:from|at|in|on|of|for|and|with)\s))"
 )
 #: "Sara's dad left the BBC", "Ana's brother moved to Lisbon": someone of a named person's.
 _NAMED_KIN_SUBJECT = LazyPattern(
@@ -101,8 +143,33 @@ _OPENERS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday "
     # Negations, quantifiers and interjections ("Not with Virgin anymore", "All sorted").
     "not never nothing none all some most both each also still even only anyway ugh wow "
-    "hmm um omg lol oops yeah yep nope".split()
+    "hmm um omg lol oops yeah yep nope one two three several many few half "
+    # Pronouns, possessives and question words: "We have a hamster", "My savings are with
+    # U.S. Bank" are the speaker's; "where does alice live" asks.
+    "we you he she they my our me us mine your his her their any what where which who whom "
+    "whose how why".split()
 )
+
+
+#: Where the subject of a sentence written without capitals starts: after a short sentence
+#: or a discourse marker ("crazy week. ravi left google", "so tom cancelled spotify").
+_SUBJECT_START = LazyPattern(rf"^\W*{_FRAGMENT}?(?:{_MARKERS})?")
+
+
+def _capitalised(text: str) -> str:
+    """`text` with its subject capitalised when it is written without capitals ("ravi left
+    google", "RAVI LEFT GOOGLE"): there a lower-case first word may be a name, and reading it
+    as none would file someone else's news as the speaker's."""
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        text = text.lower()
+    first = next((i for i, c in enumerate(text) if c.isalpha()), None)
+    if first is None or not text[first].islower():
+        return text
+    text = text[:first] + text[first].upper() + text[first + 1 :]
+    start = _SUBJECT_START.match(text)
+    at = start.end() if start is not None else 0
+    return text[:at] + text[at : at + 1].upper() + text[at + 1 :]
 
 
 @remembered
@@ -117,6 +184,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     just hired two interns" → {"team"}); one described is the speaker's ("My new job is at
     Stripe"), and without `possessed` so is "My team just hired two interns".
     """
+    text = _capitalised(text)
     relation = _RELATION_SUBJECT.match(text)
     if relation is not None and _NAMES_RELATION.match(text, relation.end()):
         # "My manager is Laura": who the speaker's manager is, a fact of the speaker's.
@@ -149,13 +217,16 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         return person_words(f"{kin.group('name')} {kin.group('of')}")
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
+    people = _PEOPLE_SUBJECT.match(text)
+    if people is not None and _FIRST_PERSON.search(text, people.start("predicate")) is None:
+        return frozenset({people.group("group").lower() if people.group("group") else THIRD_PERSON})
     named = _NAME_SUBJECT.match(text)
     if (
         named is not None
         and named.group("name").lower() not in _OPENERS
         and named.group("name").lower() not in IRREGULAR_PAST
         and not named.group("name").endswith(("ed", "ing", "ly"))
-        and _FIRST_PERSON.search(text) is None
+        and _FIRST_PERSON.search(text, named.start("predicate")) is None
     ):
         return frozenset({named.group("name").lower()})
     return frozenset()
@@ -253,6 +324,14 @@ _HEARSAY = LazyPattern(
     r"(?=(?-i:[A-Z])|(?:my|our|the|his|her|their)\b)(?P<clause>\w.*)$",
     re.IGNORECASE,
 )
+#: News the speaker heard from someone: "Heard from Ravi that he left Google", "I found out
+#: from my sister that she's moving". The speaker only hears it; the clause says whose it is.
+_HEARD_FROM = LazyPattern(
+    r"^\W*(?:(?:i|we)\s+)?(?:just\s+)?(?:heard|found out|learn[te]d|got word)\s+"
+    r"(?:from|through|via)\s+(?P<reporter>(?:my\s+|our\s+)?[\w']+(?:\s+(?-i:[A-Z])[\w']+)?)"
+    r"\s*(?:that\s+|,\s*)(?P<clause>\w.*)$",
+    re.IGNORECASE,
+)
 #: The speaker in the reporter's part or the reported clause ("As I said", "Everyone says
 #: Berlin is great but I moved to Munich", "Google announced layoffs, so I'm at Meta now"):
 #: the speaker's own news.
@@ -275,11 +354,12 @@ def reported_about(text: str) -> str | None:
     if hearsay is not None:
         clause = hearsay.group("clause")
         return None if _SPEAKER_SAYS.search(clause) else clause
-    found = _REPORTED.search(text)
+    heard = _HEARD_FROM.match(text)
+    found = heard or _REPORTED.search(text)
     if found is None or not found.group("reporter").strip():
         return None
     reporter, clause = found.group("reporter").strip(), found.group("clause")
-    if _SPEAKER_SAYS.search(reporter) or _SPEAKER_SAYS.search(clause):
+    if (heard is None and _SPEAKER_SAYS.search(reporter)) or _SPEAKER_SAYS.search(clause):
         return None
     if _ASIDE_REPORTER.search(reporter):
         # "My eldest switched courses, she reckons it suits her better": the report is an

@@ -87,6 +87,60 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         assert subject_words(text, possessed=True) == frozenset(), text
 
 
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        # The speaker named inside the subject's phrase: the subject is still someone else.
+        ("Ravi from my team left Google.", {"ravi"}),
+        ("Ravi who sits next to me left Google.", {"ravi"}),
+        ("Tom, who I live with, switched to Tidal.", {"tom"}),
+        ("Jo (my flatmate) switched to Monzo.", {"jo"}),
+        ("My colleague who sits next to me left Google.", {"colleague"}),
+        # Some of a group, people the speaker does not relate to, and a group.
+        ("One of my friends left Google.", {"friend", THIRD_PERSON}),
+        ("Most of my mates switched to Tidal.", {"mate", THIRD_PERSON}),
+        ("Everyone I know switched to Tidal.", {THIRD_PERSON}),
+        ("The new guy left Google.", {THIRD_PERSON}),
+        ("The whole office switched to Tidal.", {"office"}),
+        # A short sentence or a longer marker before the subject.
+        ("Crazy week. Ravi left Google.", {"ravi"}),
+        ("Guess what? Tom moved to Leeds.", {"tom"}),
+        ("By the way, Ravi left Google.", {"ravi"}),
+        # Written without capitals or all in capitals.
+        ("ravi left google last week", {"ravi"}),
+        ("so tom cancelled spotify", {"tom"}),
+        ("sara's dad left the BBC", {"sara", "father"}),
+        ("RAVI LEFT GOOGLE", {"ravi"}),
+    ],
+)
+def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who: set[str]) -> None:
+    assert subject_words(text) == who
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The speaker in the predicate, or among the subjects: the speaker's news.
+        "Ravi sold me his old bike.",
+        "Tom and I moved to Leeds.",
+        "The company moved me to the Leeds office.",
+        "Everyone left, so I'm at Meta now.",
+        # A sentence of the speaker's before someone else's.
+        "Sold the Golf. Ravi bought it.",
+        # Pronouns, possessives and question words are no names.
+        "We have a hamster.",
+        "My savings are with U.S. Bank.",
+        "Where does Ravi work?",
+        # Written without capitals, the speaker's own news.
+        "just moved to munich",
+        "i left google last week",
+        "work moved me to leeds",
+    ],
+)
+def test_the_speakers_own_news_has_no_other_subject(text: str) -> None:
+    assert subject_words(text) == frozenset()
+
+
 def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:
     assert {"mother", "father"} <= person_words("My parents live in Cork.")
     assert "grandmother" in person_words("My gran lives with my uncle.")
@@ -129,6 +183,10 @@ def test_what_the_speaker_just_got_is_the_speakers() -> None:
             "My eldest switched courses, she's doing pharmacology now, she",
         ),
         ("Saw Tom yesterday, he said he's at Google now.", "Saw Tom yesterday, he"),
+        # Heard from someone: the clause says whose news it is.
+        ("Heard from Ravi that he left Google.", "Ravi"),
+        ("I heard from my sister that Tom moved to Leeds.", "Tom moved to Leeds."),
+        ("Heard from Bosch, I start there in May.", None),
         # The speaker's own news, or the speaker's own words: no one else's.
         ("The doctor said I'm no longer diabetic.", None),
         ("As I said, I live in Leeds now.", None),
