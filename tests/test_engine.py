@@ -48,6 +48,15 @@ async def _later(
         ("I use Spotify.", "Switched over, Tidal replaced Spotify."),
         ("My laptop is a Dell XPS.", "Work replaced it with a MacBook Pro."),
         ("I earn 45k.", "Salary went up to 50k."),
+        # Something else happened first; the clause naming the value is the speaker's.
+        ("I drive a Golf.", "Wife sold the Golf, we drive a Tesla now."),
+        ("My train to work is the 7:40.", "Southern cancelled the 7:40 so I get the 8:10 now."),
+        ("I drive a Golf.", "tesla arrived. sold the golf"),
+        ("I use an iPhone 12.", "pixel arrived, sold the iphone"),
+        ("I work at Google.", "Decision made. Left Google."),
+        # Chat words and stretched words are no names.
+        ("I work at Google.", "tbh left google last week"),
+        ("I use Spotify.", "sooo switched to tidal"),
     ],
 )
 async def test_classic_updates_replace(
@@ -362,6 +371,23 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
             "My parents love their garden.",
             "Where do my parents live?",
         ),
+        # The new value is someone else's, whoever the rest of the sentence is about.
+        (
+            "I work at Arup in Leeds.",
+            "My wife just started at Mott MacDonald, so we're both engineers now.",
+            "Where do I work?",
+        ),
+        (
+            "My phone is a Pixel 7.",
+            "Bought my dad an iPhone 15 for his birthday, now I'm his tech support.",
+            "What phone do I have?",
+        ),
+        # A state told as over is history, not what a present state displaces.
+        (
+            "My first job was at Tesco.",
+            "I work at Sainsbury's now, on the tills.",
+            "Where was my first job?",
+        ),
         # A passing moment says nothing about the lasting answer.
         (
             "I have a golden retriever called Max.",
@@ -514,6 +540,22 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Google.", "By the way, Ravi left Google."),
         ("I work at Google.", "Crazy week. Ravi left Google."),
         ("I work at Google.", "Heard from Ravi that he left Google."),
+        # The speaker's reaction to someone else's change is no change of the speaker's.
+        ("I work at Google.", "Ravi left Google, I'm so jealous."),
+        ("My gym is PureGym.", "Sara quit PureGym, I might too."),
+        ("I work at Google.", "Ravi left Google. I'm still there though."),
+        # Asides, places and groups around someone else; hearsay in more words.
+        ("I work at Google.", "Ravi, bless him, left Google."),
+        ("I use Spotify.", "The lads next door switched to Tidal."),
+        ("I use Spotify.", "Most people I know switched to Tidal."),
+        ("I work at Google.", "Heard Ravi left Google."),
+        ("I work at Google.", "Looks like Ravi left Google."),
+        ("I work at Google.", "lol ravi left google"),
+        ("I work at Google.", "Mary-Jane left Google."),
+        ("I use Spotify.", "My bf switched to Tidal."),
+        # What the speaker got someone else.
+        ("I drive a Golf.", "Bought a Polo for my daughter, she passed her test."),
+        ("My phone is a Pixel 7.", "Got my mum an iPhone 15 for her birthday."),
         # Written without capitals, a name is still a name.
         ("I work at Google.", "ravi left google last week"),
         ("I use Spotify.", "tom cancelled spotify"),

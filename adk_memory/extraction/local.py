@@ -26,6 +26,7 @@ from adk_memory.extraction.cues import (
     cues,
     displaced,
     moved_thing,
+    recipient,
 )
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
@@ -513,6 +514,9 @@ def match_change(sentence: str) -> SlotMatch | None:
         return None
     text = unmask(_core(sentence))
     if _third_person(mask(text)) is not None:
+        return None
+    if recipient(text) is not None:
+        # What the speaker got someone else is theirs: "Bought my dad an iPhone 15".
         return None
     old = displaced(text)
     new = arrived(text)

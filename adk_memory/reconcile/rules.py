@@ -31,6 +31,7 @@ from adk_memory.extraction.cues import (
     person_words,
     present_state,
     reported_about,
+    split_conjoined,
     split_items,
     strip_speaker,
     subject_words,
@@ -88,7 +89,10 @@ _RESIDENCE = re.compile(
     r"\bin (?-i:[A-Z])",
     re.IGNORECASE,
 )
-_SOMEONE_ELSE = re.compile(rf"(?:\b(?:my|our) (?:{_RELATION})\b|\w's\b)", re.IGNORECASE)
+#: A record that mentions someone of the speaker's or anyone's place ("my sister's flat"):
+#: a residence in it may be theirs. Broader than who the record is about (`_someone_else`),
+#: since "I stayed at my sister's flat in Leeds" is the speaker's sentence.
+_MENTIONS_ANOTHER = re.compile(rf"(?:\b(?:my|our) (?:{_RELATION})\b|\w's\b)", re.IGNORECASE)
 
 
 def _attribute(record: MemoryRecord) -> str | None:
@@ -98,7 +102,7 @@ def _attribute(record: MemoryRecord) -> str | None:
     category = _category(record)
     if category is not None:
         return category
-    if _RESIDENCE.search(body) and not _SOMEONE_ELSE.search(body) and not cues(body).temporary:
+    if _RESIDENCE.search(body) and not _MENTIONS_ANOTHER.search(body) and not cues(body).temporary:
         return "lives_in"
     return None
 
@@ -125,13 +129,47 @@ def _someone_else(fact: Fact) -> frozenset[str]:
     the speaker's own news, and when the capital that opens it is the new value or the
     slot ("Tidal replaced Spotify", "Salary went up to 50k"), or the subject acts on the
     speaker's thing ("Work replaced it with a MacBook Pro")."""
-    return _someone_else_in(strip_speaker(fact.text), fact.object, fact.predicate)
+    return _someone_else_in(
+        strip_speaker(fact.text), fact.object, fact.replaces or "", fact.predicate
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _someone_else_in(body: str, value: str, predicate: str) -> frozenset[str]:
-    """`_someone_else` of a fact's words, value and slot; remembered, since one fact is
-    related to each of its candidates in turn."""
+def _someone_else_in(body: str, value: str, replaced: str, predicate: str) -> frozenset[str]:
+    """`_someone_else` of a fact's words, value, displaced value and slot; remembered, since
+    one fact is related to each of its candidates in turn. In a statement of several
+    clauses, the clauses that name a value decide: "Ravi left Google, I'm so jealous" is
+    Ravi's news, "Tesla arrived. Sold the Golf" and "The gym closed so I joined PureGym" the
+    speaker's."""
+    parts = split_conjoined(body)
+    named = [
+        part
+        for part in parts
+        if any(content_words(v) & content_words(part) for v in (value, replaced) if v)
+    ]
+    if len(parts) < 2 or not named:
+        return _someone_else_said(body, value, predicate)
+    readings = [_someone_else_said(part, value, predicate) for part in named]
+    slot = content_words(predicate.replace("_", " "))
+    if not all(readings) or any(
+        (_STATES_A_VALUE.search(part) is not None or slot & content_words(part))
+        and not _someone_else_said(part, value, predicate)
+        for part in parts
+        if part not in named
+    ):
+        # The speaker's clause says what holds now: "Wife sold the Golf, we drive a Tesla
+        # now", "Southern cancelled the 7:40 so I get the 8:10". A reaction says nothing
+        # ("Ravi left Google, I'm so jealous").
+        return frozenset()
+    return readings[0]
+
+
+#: A name or a number after a clause's first word ("we drive a Tesla now", "I get the 8:10").
+_STATES_A_VALUE = re.compile(r"(?<!^)\b(?!I\b|I'[a-z]+\b)(?:[A-Z][\w'-]*|\d[\w.,:-]*)")
+
+
+def _someone_else_said(body: str, value: str, predicate: str) -> frozenset[str]:
+    """Who one statement's words make its subject when not the speaker (`_someone_else`)."""
     about = reported_about(body)
     if about is not None:
         # The reporter ("Tom" of "Tom told me he…"), or whom the clause is about; a clause

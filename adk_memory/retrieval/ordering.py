@@ -73,9 +73,11 @@ from adk_memory.extraction.cues import (
     present_state,
     relation_names,
     reported_about,
+    split_conjoined,
     split_items,
     strip_speaker,
     subject_words,
+    told_as_over,
 )
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import is_single_valued
@@ -433,7 +435,9 @@ def _displaces(
         # Two different one-at-a-time slots answer two questions.
         return None
     new_text, old_text = reading.bodies[n], reading.bodies[o]
-    if not reading.states[o] or not _same_person(new_text, old_text, aliases=reading.aliases):
+    if not reading.states[o] or not _same_person(
+        _value_clause(reading, n, o), old_text, aliases=reading.aliases
+    ):
         return None
     if reading.says_change[n]:
         if negates(new_text) and (
@@ -580,6 +584,9 @@ def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     Greece in June instead")."""
     n = _later(reading, i, j)
     o = j if n == i else i
+    if told_as_over(reading.bodies[o]) and not told_as_over(reading.bodies[n]):
+        # "My first car was a Fiat Panda" answers what was; "I drive a Kona now" what is.
+        return False
     if reading.current[n] or (reading.planned[n] and reading.planned[o]):
         return True
     new_values = reading.values[n] - reading.values[o]
@@ -668,7 +675,25 @@ def _answers_about_one_person(reading: _Reading, n: int, o: int) -> bool:
         # The extractor filed them apart and the earlier is the speaker's: trust it ("My
         # flatmate is learning Italian, keeps practising on me" is not "I'm learning German").
         return False
-    return _same_person(reading.bodies[n], reading.bodies[o], naming=True, aliases=reading.aliases)
+    return _same_person(
+        _value_clause(reading, n, o), reading.bodies[o], naming=True, aliases=reading.aliases
+    )
+
+
+def _value_clause(reading: _Reading, n: int, o: int) -> str:
+    """The clause of a later statement that names its new value, whose subject says whose
+    change it is: "My girlfriend just started at Airbus" of "…, so we're both aerospace
+    nerds now" is the girlfriend's news, whoever the rest is about; "I joined PureGym" of
+    "The gym closed so I joined PureGym" the speaker's. The whole statement when no one
+    clause names a new value."""
+    body = reading.bodies[n]
+    new_values = reading.values[n] - reading.values[o]
+    if not new_values:
+        return body
+    for clause in split_conjoined(body):
+        if _values(clause) & new_values:
+            return clause
+    return body
 
 
 _NUMBER = re.compile(r"[\d.,:]+")

@@ -70,6 +70,10 @@ def test_transition_names_what_it_replaces() -> None:
         "I lived in Tokyo for a year after college.",
         "I also work at Bosch on weekends.",
         "For side projects I write Rust.",
+        # A state told as over.
+        "My first car was a Fiat Panda.",
+        # What the speaker got someone else.
+        "Bought my dad an iPhone 15 for his birthday.",
     ],
 )
 def test_weak_evidence_fills_no_slot(sentence: str) -> None:

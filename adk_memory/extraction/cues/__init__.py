@@ -33,8 +33,10 @@ from adk_memory.extraction.cues.subjects import (
     includes,
     is_relation,
     person_words,
+    recipient,
     relation_names,
     reported_about,
+    split_conjoined,
     subject_words,
 )
 from adk_memory.extraction.cues.tense import (
@@ -46,6 +48,7 @@ from adk_memory.extraction.cues.tense import (
     lasting_event,
     one_off_past,
     present_state,
+    told_as_over,
 )
 from adk_memory.extraction.cues.words import content_words, negates, split_items, strip_speaker
 
@@ -71,10 +74,13 @@ __all__ = [
     "one_off_past",
     "person_words",
     "present_state",
+    "recipient",
     "relation_names",
     "reported_about",
+    "split_conjoined",
     "split_items",
     "strip_speaker",
     "subject_words",
     "taken_back",
+    "told_as_over",
 ]

@@ -7,6 +7,7 @@ import re
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.cues.tense import IRREGULAR, IRREGULAR_PAST
 from adk_memory.extraction.cues.words import content_words, singular
+from adk_memory.extraction.sentences import mask, split_sentences, unmask
 
 #: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
 RELATION_NOUNS = (
@@ -14,7 +15,7 @@ RELATION_NOUNS = (
     r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
     r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
     r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|mates?|"
-    r"pal|bestie|"
+    r"pal|bestie|bf|gf|bro|sis|hubby|teammate|classmate|client|therapist|coach|tutor|"
     # A child by their place among siblings ("My eldest switched courses").
     r"eldest|youngest|oldest|twins|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
 )
@@ -28,10 +29,18 @@ _ADJECTIVES = (
 #: "In March, Tom left Google", "Update: she's in Bergen now".
 #: Or a discourse marker or two without punctuation: "So my sister moved to Bergen",
 #: "Anyway Tom left Google", "And then she quit".
+#: Words of chat that open a message and name no one ("tbh left google", "lol ravi left").
+_INTERJECTIONS = (
+    "lol lmao omg omfg wow whoa ugh argh ooh ah ahh aah welp tbh ngl fwiw imo imho idk smh gah "
+    "phew meh nah yup yep yeah yay yo hey hi hiya hello ok okay alright erm er um uh hmm haha "
+    "hehe psa ofc obvs def kinda sorta"
+).split()
 _MARKERS = (
-    r"(?i:(?:so|and|but|then|now|anyway|anyways|well|oh|also|plus|meanwhile|turns out|"
+    r"(?i:(?:" + "|".join(_INTERJECTIONS) + r"|"
+    r"so|and|but|then|now|anyway|anyways|well|oh|also|plus|meanwhile|turns out|"
     r"guess what|btw|fyi|by the way|in other news|on another note|long story short|"
-    r"to be honest|believe it or not|[a-z]+ly|yesterday|last (?:week|month|year|night)|"
+    r"to be honest|believe it or not|[a-z]+ly|yesterday|today|last (?:week|month|year|night)|"
+    r"(?:over|at) the weekend|this (?:morning|week|weekend)|"
     r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december))[,:]?\s+){1,2}"
 )
@@ -40,11 +49,13 @@ _MARKERS = (
 #: word, and no verb opening it ("Sold the Golf. Ravi bought it").
 _FRAGMENT = (
     r"(?:(?!(?i:[a-z]+(?:ed|ing)|" + IRREGULAR + r")\b)"
-    r"(?:(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z']+\s+){0,2}"
-    r"(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z']+\s*[.!?]+\s+)"
+    # Each word starts with a letter, so no two parts of the pattern can take the same
+    # apostrophes (a run of them would otherwise be tried every way it splits).
+    r"(?:(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z][A-Za-z']*\s+){0,3}"
+    r"(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z][A-Za-z']*[.!?]+\s+)"
 )
 _LEAD_IN = (
-    rf"^\W*{_FRAGMENT}?(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
+    rf"^\W*+{_FRAGMENT}?(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
     rf"(?:{_MARKERS})?"
 )
 #: Someone of a person's, after that person: "'s friend", "'s new boyfriend", "'s ex".
@@ -61,11 +72,16 @@ _VERB = (
 #: starts, and only the predicate can make the statement the speaker's own news.
 _MODIFIER = (
     r"(?:\s*\([^()]{1,40}\)"
-    r"|\s*,\s*(?:who|whom|that|whose)\b[^,.;!?]{1,40},"
+    # An aside between commas: "Tom, who I live with,", "Ravi, bless him,".
+    r"|\s*,\s*[^,.;!?]{1,80},(?=\s+" + _VERB + r")"
     r"|\s+(?:who|that)\s+(?:[\w']+\s+){0,5}?[\w']+(?=\s+" + _VERB + r")"
     r"|\s+(?:i|we)\s+(?:know|knew|met|work with|worked with|live with|lived with)\b"
-    r"|\s+(?:from|at|in|on|of|with)\s+(?:[\w']+\s+){0,2}?[\w']+(?=\s+" + _VERB + r"))?"
+    r"|\s+(?:next door|upstairs|downstairs|down the road|over the road|across the street)"
+    r"|\s+(?:(?:over|up|down|out|back)\s+)?(?:from|at|in|on|of|with)\s+(?:[\w']+\s+){0,4}?"
+    r"[\w']+(?=\s+" + _VERB + r"))?"
 )
+#: How many, before people: "Most people I know", "Two people I work with".
+_HOW_MANY = r"(?:one|two|three|four|some|most|many|all|several|a few|a couple of|lots of|loads of)"
 #: Some of a group: "One of my friends", "Most of the team", "Half my mates".
 _QUANTIFIER = (
     r"(?:one|two|three|four|some|most|many|all|both|several|half|a few|a couple|none|a lot|"
@@ -83,7 +99,7 @@ _RELATION_SUBJECT = LazyPattern(
 #: People the speaker does not relate to, or a group: "The new guy left Google", "Everyone
 #: I know switched to Tidal", "The whole office switched", "Some bloke at work sold it".
 _PEOPLE_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?:{_QUANTIFIER}\s+|(?:the|a|an|this|that|some|his|her|their)\s+)?"
+    rf"{_LEAD_IN}(?:{_QUANTIFIER}\s+|{_HOW_MANY}\s+|(?:the|a|an|this|that|some|his|her|their)\s+)?"
     r"(?:(?:whole|entire|new|other|old|same)\s+)*"
     r"(?:(?P<someone>guys?|girls?|lads?|blokes?|m[ae]n|wom[ae]n|lady|ladies|dudes?|people|"
     r"folks|person|everyone|everybody|someone|somebody|nobody|no one)"
@@ -95,19 +111,19 @@ _PEOPLE_SUBJECT = LazyPattern(
 #: "My team just hired two interns", "Our landlord sold the building": someone or something
 #: of the speaker's is the subject, and the speaker is not named again.
 _POSSESSED_SUBJECT = LazyPattern(
-    rf"^\W*(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
+    rf"^\W*+(?:my|our)\s+{_ADJECTIVES}(?P<what>[a-z][\w-]*)\b(?P<rest>.*)$", re.IGNORECASE
 )
 #: "My new job is at Stripe", "My rent went up": a thing of the speaker's described, not
 #: acting ("My landlord is selling the flat" acts).
 _DESCRIBED = LazyPattern(
-    r"^\s*(?:'s|'re|\s+(?:is|are|was|were|has been|have been|became|went|got|feels|looks))\b"
+    r"^(?:\s*(?:'s|'re)|\s+(?:is|are|was|were|has been|have been|became|went|got|feels|looks))\b"
     r"(?!\s+\w+ing\b)",
     re.IGNORECASE,
 )
 #: "My new ThinkPad arrived": something the speaker just got, a fact of the speaker's ("My
 #: new landlord moved to Spain" is the landlord's).
 _ACQUIRED = LazyPattern(
-    r"^\W*(?:my|our)\s+(?:brand[- ])?new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:just\s+|finally\s+)?"
+    r"^\W*+(?:my|our)\s+(?:brand[- ])?new\s+[\w-]+(?:\s+[\w-]+)?\s+(?:just\s+|finally\s+)?"
     r"(?:arrived|came|turned up|showed up|got delivered|was delivered|is here)\b",
     re.IGNORECASE,
 )
@@ -120,14 +136,27 @@ THIRD_PERSON = "(someone)"
 #: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
 #: then a verb or a phrase about it. A capital opening a sentence before anything else names
 #: no one: "Officially a Londoner now", "New job at Deloitte", "Imagine living in Hawaii".
+#: A given name: "Ravi", "Zoë", "Mary-Jane", "O'Brien", "McKenzie", or initials ("JJ").
+_NAME = r"(?-i:(?:Mc|Mac|O')?[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?|[A-Z]{2}(?=\s))"
 _NAME_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>(?-i:[A-Z][a-z]+))"
+    rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>{_NAME})"
     # A surname: "Ravi Shah left Google".
     r"(?:\s+(?-i:[A-Z][a-z]+))?"
     rf"{_MODIFIER}(?P<predicate>(?:'s|'ve|'d|'ll)?\s+(?:{_VERB}"
     # Or a phrase about it: "Tom and Ravi moved", "Rent in Leeds is crazy now" (not the
     # speaker's news either way; "Tom and I moved" is).
     r"|(?:from|at|in|on|of|for|and|with)\s))"
+)
+#: What the speaker got someone: "Got my mum a Samsung A54 for her birthday", "Bought a
+#: Polo for my daughter", "Gave my old Golf to my son". The thing is theirs, not the
+#: speaker's news (unless the speaker is among them: "Got my wife and me new phones").
+_GOT_SOMEONE = LazyPattern(
+    rf"{_LEAD_IN}(?:(?:i|we)\s+)?(?:just\s+|finally\s+)?"
+    r"(?:got|bought|gave|ordered|sent|gifted|found|picked up|handed down|passed on)\s+"
+    rf"(?:(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\s+(?:a|an|the|some|two|new)\b"
+    rf"|(?:[\w'-]+\s+){{1,5}}?(?:for|to)\s+(?:my|our)\s+{_ADJECTIVES}(?P<for>{RELATION_NOUNS})\b)"
+    r"(?!.*\b(?:me|myself|us|ourselves|and i)\b)",
+    re.IGNORECASE,
 )
 #: "Sara's dad left the BBC", "Ana's brother moved to Lisbon": someone of a named person's.
 _NAMED_KIN_SUBJECT = LazyPattern(
@@ -148,12 +177,59 @@ _OPENERS = frozenset(
     # U.S. Bank" are the speaker's; "where does alice live" asks.
     "we you he she they my our me us mine your his her their any what where which who whom "
     "whose how why".split()
+    + _INTERJECTIONS
 )
+
+
+_STRETCHED = LazyPattern(r"(\w)\1\1", re.IGNORECASE)
+#: How much of a statement `subject_words` reads.
+_SUBJECT_READ_CHARS = 1000
+#: Where one clause of a sentence ends and another begins, whoever its subject: "My
+#: girlfriend just started at Airbus, so we're both aerospace nerds now", "The gym closed so
+#: I joined PureGym", "Ravi left Google, I'm so jealous".
+_CONJOINED = LazyPattern(
+    r",\s+(?=(?:so|and|but|now|then|because|cos|which|i|i'm|i've|we|we're|we've)\b)"
+    r"|\s+(?:because|cos)\s+|;\s*|\s+[\u2013\u2014-]\s+"
+    # "so" before a subject or a verb, not before what it intensifies ("I'm so jealous").
+    r"|\s+so\s+(?=(?:i|i'm|i've|we|we're|he|she|they|my|our|the|it|[a-z]+ed|" + IRREGULAR + r")\b)"
+    # A sentence's end before one written without a capital ("tesla arrived. sold the golf").
+    r"|(?<=[.!?])\s+(?=[a-z])",
+    re.IGNORECASE,
+)
+
+
+#: A first comma before a verb in the past: "pixel arrived, sold the iphone", "offer accepted,
+#: left google" open with what happened and go on with what the speaker did. A later comma
+#: closes an aside ("Tom, who I live with, switched to Tidal").
+_THEN_THE_SPEAKER = LazyPattern(rf"^([^,]+),\s+(?=(?:[a-z]+ed|{IRREGULAR})\b)", re.IGNORECASE)
+
+
+@remembered
+def split_conjoined(text: str) -> tuple[str, ...]:
+    """The clauses of a text whose subjects may differ: its sentences, each split where a
+    conjunction, a first-person clause after a comma, a semicolon or a dash starts another,
+    or a first comma goes on with a verb in the past ("Tesla arrived. Sold the Golf" and "The
+    gym closed so I joined PureGym" are two each; "Tom, who I live with, switched" one)."""
+    found: list[str] = []
+    for sentence in split_sentences(text):
+        for part in _CONJOINED.split(mask(sentence)):
+            part = unmask(part).strip()
+            then = _THEN_THE_SPEAKER.match(part)
+            found.extend((then.group(1), part[then.end() :]) if then else (part,))
+    return tuple(part for part in found if part)
+
+
+@remembered
+def recipient(text: str) -> str | None:
+    """Whom the speaker got the thing a statement names, when not themselves: "Got my mum a
+    Samsung A54 for her birthday" → "mum"; "Bought a Polo for my daughter" → "daughter"."""
+    got = _GOT_SOMEONE.match(text)
+    return None if got is None else (got.group("who") or got.group("for")).lower()
 
 
 #: Where the subject of a sentence written without capitals starts: after a short sentence
 #: or a discourse marker ("crazy week. ravi left google", "so tom cancelled spotify").
-_SUBJECT_START = LazyPattern(rf"^\W*{_FRAGMENT}?(?:{_MARKERS})?")
+_SUBJECT_START = LazyPattern(rf"^\W*+{_FRAGMENT}?(?:{_MARKERS})?")
 
 
 def _capitalised(text: str) -> str:
@@ -164,12 +240,16 @@ def _capitalised(text: str) -> str:
     if len(letters) > 1 and all(c.isupper() for c in letters):
         text = text.lower()
     first = next((i for i, c in enumerate(text) if c.isalpha()), None)
-    if first is None or not text[first].islower():
+    if first is None:
         return text
-    text = text[:first] + text[first].upper() + text[first + 1 :]
+    # After a short sentence or a marker the subject may be lower-case in any text ("Crazy
+    # week. ravi left google", "By the way, ravi left"); at the start only in text written
+    # without capitals.
     start = _SUBJECT_START.match(text)
     at = start.end() if start is not None else 0
-    return text[:at] + text[at : at + 1].upper() + text[at + 1 :]
+    if at > first:
+        text = text[:at] + text[at : at + 1].upper() + text[at + 1 :]
+    return text[:first] + text[first].upper() + text[first + 1 :]
 
 
 @remembered
@@ -184,7 +264,11 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     just hired two interns" → {"team"}); one described is the speaker's ("My new job is at
     Stripe"), and without `possessed` so is "My team just hired two interns".
     """
-    text = _capitalised(text)
+    # Who a statement is about is said at its start; a pasted page reads no further.
+    text = _capitalised(text[:_SUBJECT_READ_CHARS])
+    given_to = recipient(text)
+    if given_to is not None:
+        return person_words(given_to)
     relation = _RELATION_SUBJECT.match(text)
     if relation is not None and _NAMES_RELATION.match(text, relation.end()):
         # "My manager is Laura": who the speaker's manager is, a fact of the speaker's.
@@ -226,6 +310,8 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         and named.group("name").lower() not in _OPENERS
         and named.group("name").lower() not in IRREGULAR_PAST
         and not named.group("name").endswith(("ed", "ing", "ly"))
+        # A word stretched in chat is no name: "sooo left google", "annnd switched".
+        and _STRETCHED.search(named.group("name")) is None
         and _FIRST_PERSON.search(text, named.start("predicate")) is None
     ):
         return frozenset({named.group("name").lower()})
@@ -320,7 +406,9 @@ _REPORTED = LazyPattern(
 #: Hearsay without a reporter ("Apparently Tom moved to Leeds", "I heard Dana got the
 #: job", "According to Mum, the house sold"): the clause says whose news it is.
 _HEARSAY = LazyPattern(
-    r"^\W*(?:apparently|according to [^,]+,|(?:i|we) heard(?: that)?)[,:]?\s+"
+    r"^\W*(?:apparently|according to [^,]+,|(?:(?:i|we)\s+)?(?:just\s+)?heard(?: that)?|"
+    r"(?:it\s+)?(?:looks|seems|sounds) like|can'?t believe|did you (?:know|hear)|"
+    r"(?:heard\s+)?through the grapevine)[,:]?\s+"
     r"(?=(?-i:[A-Z])|(?:my|our|the|his|her|their)\b)(?P<clause>\w.*)$",
     re.IGNORECASE,
 )
@@ -329,7 +417,7 @@ _HEARSAY = LazyPattern(
 _HEARD_FROM = LazyPattern(
     r"^\W*(?:(?:i|we)\s+)?(?:just\s+)?(?:heard|found out|learn[te]d|got word)\s+"
     r"(?:from|through|via)\s+(?P<reporter>(?:my\s+|our\s+)?[\w']+(?:\s+(?-i:[A-Z])[\w']+)?)"
-    r"\s*(?:that\s+|,\s*)(?P<clause>\w.*)$",
+    r"\s*(?:that\s+|,\s*|(?=(?:he|she|they)\b))(?P<clause>\w.*)$",
     re.IGNORECASE,
 )
 #: The speaker in the reporter's part or the reported clause ("As I said", "Everyone says

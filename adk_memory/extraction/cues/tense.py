@@ -70,6 +70,14 @@ _PAST = LazyPattern(
     r"after school|growing up|grew up|years? back)\b",
     re.IGNORECASE,
 )
+#: A state of the speaker's told as over: "My first car was a Fiat Panda", "Our old flat was
+#: in Hove". Not a passive change ("My car was stolen"), nor a clause set against now ("My
+#: rent was 1,200 but it's 1,350 now").
+_PAST_STATE = LazyPattern(
+    r"^\W*(?:my|our)\s+(?:[\w'-]+\s+){0,3}?(?:was|were)\s+(?:a|an|the|at|in|on|with|called|"
+    r"named)\b(?!.*\b(?:now|but|these days|nowadays|any ?more|until|till)\b)",
+    re.IGNORECASE,
+)
 #: "Started eating fish again a few weeks ago", "I moved to Munich three weeks ago": a
 #: recent "ago" dates the start of what holds now. Years back it is history ("I moved to
 #: London fifteen years ago"), and an ending is no start ("I sold my car a month ago" says
@@ -147,7 +155,10 @@ def cues(text: str) -> Cues:
     # A recent start dated by "ago" is no past, unless the past is said otherwise too
     # ("when I was a student").
     started = _STARTED_AGO.search(text) is not None
-    past = _PAST.search(_RECENT_AGO.sub(" ", text) if started else text) is not None
+    past = (
+        _PAST.search(_RECENT_AGO.sub(" ", text) if started else text) is not None
+        or _PAST_STATE.match(text) is not None
+    )
 
     def only_by(words: LazyPattern) -> bool:
         """Hypothetical through `words` alone, about no passing moment or the past."""
@@ -228,6 +239,18 @@ def lasting_event(text: str) -> bool:
     """Whether `text` tells an event of the speaker's whose outcome lasts ("Joined Riverside
     Striders", "We've sold the Golf"), however it is dated."""
     return _OUTCOME_EVENT.search(text) is not None
+
+
+#: "I used to live in Cork": a habit or a state of the speaker's that is over.
+_USED_TO = LazyPattern(r"\b(?:i|we)\s+(?:only\s+)?used to\b", re.IGNORECASE)
+
+
+@remembered
+def told_as_over(text: str) -> bool:
+    """Whether `text` tells a state of the speaker's as over ("My first car was a Fiat
+    Panda", "I used to live in Cork"): history, which no later state stands in for, since
+    it answers what was, not what is."""
+    return _PAST_STATE.match(text) is not None or _USED_TO.search(text) is not None
 
 
 @remembered

@@ -11,6 +11,7 @@ from adk_memory.extraction.cues import (
     person_words,
     relation_names,
     reported_about,
+    split_conjoined,
     subject_words,
 )
 
@@ -106,6 +107,22 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Crazy week. Ravi left Google.", {"ravi"}),
         ("Guess what? Tom moved to Leeds.", {"tom"}),
         ("By the way, Ravi left Google.", {"ravi"}),
+        # After an interjection, a lower-case name; asides, places and counts of people.
+        ("lol ravi left google", {"ravi"}),
+        ("Crazy week. ravi left google", {"ravi"}),
+        ("Ravi, bless him, left Google.", {"ravi"}),
+        ("Ravi over in accounts left Google.", {"ravi"}),
+        ("The lads next door switched to Tidal.", {THIRD_PERSON}),
+        ("Two people I work with left Google.", {THIRD_PERSON}),
+        # Names of more shapes, and relations as people write them.
+        ("Mary-Jane left Google.", {"mary-jane"}),
+        ("O'Brien left Google.", {"o'brien"}),
+        ("Zoë left Google.", {"zoë"}),
+        ("JJ left Google.", {"jj"}),
+        ("My bf switched to Tidal.", {"bf"}),
+        # What the speaker got someone is theirs.
+        ("Got my mum a Samsung A54 for her birthday.", {"mother"}),
+        ("Bought a Polo for my daughter.", {"daughter"}),
         # Written without capitals or all in capitals.
         ("ravi left google last week", {"ravi"}),
         ("so tom cancelled spotify", {"tom"}),
@@ -125,12 +142,19 @@ def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who:
         "Tom and I moved to Leeds.",
         "The company moved me to the Leeds office.",
         "Everyone left, so I'm at Meta now.",
+        # What the speaker got for themselves, or for themselves and someone else.
+        "Got a new phone for my birthday.",
+        "Got my wife and me new phones.",
         # A sentence of the speaker's before someone else's.
         "Sold the Golf. Ravi bought it.",
         # Pronouns, possessives and question words are no names.
         "We have a hamster.",
         "My savings are with U.S. Bank.",
         "Where does Ravi work?",
+        # Chat words and stretched words are no names.
+        "tbh left google",
+        "ngl switched to tidal",
+        "sooo left google",
         # Written without capitals, the speaker's own news.
         "just moved to munich",
         "i left google last week",
@@ -187,6 +211,10 @@ def test_what_the_speaker_just_got_is_the_speakers() -> None:
         ("Heard from Ravi that he left Google.", "Ravi"),
         ("I heard from my sister that Tom moved to Leeds.", "Tom moved to Leeds."),
         ("Heard from Bosch, I start there in May.", None),
+        ("Heard from Ravi he left Google.", "Ravi"),
+        ("Heard Ravi left Google.", "Ravi left Google."),
+        ("Looks like Ravi left Google.", "Ravi left Google."),
+        ("Can't believe I got the job.", None),
         # The speaker's own news, or the speaker's own words: no one else's.
         ("The doctor said I'm no longer diabetic.", None),
         ("As I said, I live in Leeds now.", None),
@@ -215,3 +243,20 @@ def test_relation_names_are_who_the_speaker_names_and_how_they_relate() -> None:
     assert relation_names("My boss, Google's CTO, quit.") == ()
     # A relation of several words is read by its head.
     assert relation_names("My team lead Kenji") == (("kenji", "lead"),)
+
+
+def test_split_conjoined_parts_clauses_whose_subjects_may_differ() -> None:
+    assert split_conjoined("The gym closed so I joined PureGym.") == (
+        "The gym closed",
+        "I joined PureGym.",
+    )
+    assert split_conjoined("Ravi left Google, I'm so jealous.") == (
+        "Ravi left Google",
+        "I'm so jealous.",
+    )
+    assert split_conjoined("tesla arrived. sold the golf") == ("tesla arrived.", "sold the golf")
+    assert split_conjoined("pixel arrived, sold the iphone") == ("pixel arrived", "sold the iphone")
+    # An aside is no clause of its own.
+    assert split_conjoined("Tom, who I live with, switched to Tidal.") == (
+        "Tom, who I live with, switched to Tidal.",
+    )

@@ -8,6 +8,7 @@ from adk_memory.extraction.cues import (
     dated_event,
     one_off_past,
     present_state,
+    told_as_over,
 )
 
 
@@ -46,6 +47,19 @@ def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert not cues("It's so different to what I'm used to.").past
     assert cues("I'm used to Vim.").past  # may be either: read as the past, it orders nothing
     assert cues("I used to live in Cork.").past
+
+
+def test_a_state_told_as_over_is_the_past() -> None:
+    assert cues("My first car was a Fiat Panda.").past
+    assert cues("Our old flat was in Hove.").past
+    assert not present_state("My first job was at Tesco.")
+    # A passive change, or a past set against now, is no state told as over.
+    assert not cues("My car was stolen last night.").past
+    assert not cues("My rent was 1,200 but it's 1,350 now.").past
+    assert present_state("My phone is an iPhone 14.")
+    assert told_as_over("My first car was a Fiat Panda.")
+    assert told_as_over("I used to live in Cork.")
+    assert not told_as_over("I'm used to Vim.") and not told_as_over("I moved to Berlin in 2019.")
 
 
 def test_an_occasion_bounds_a_stay_to_a_passing_moment() -> None:
