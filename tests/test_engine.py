@@ -48,6 +48,8 @@ async def _later(
         ("I use Spotify.", "Switched over, Tidal replaced Spotify."),
         ("My laptop is a Dell XPS.", "Work replaced it with a MacBook Pro."),
         ("I earn 45k.", "Salary went up to 50k."),
+        # A parent's news, named as the speaker calls them.
+        ("My mum lives in Leeds.", "Mum moved to York."),
         # Something else happened first; the clause naming the value is the speaker's.
         ("I drive a Golf.", "Wife sold the Golf, we drive a Tesla now."),
         ("My train to work is the 7:40.", "Southern cancelled the 7:40 so I get the 8:10 now."),

@@ -376,9 +376,11 @@ def names_no_one(value: str) -> bool:
 
 
 #: "My (best) friend (Ravi) works at ...": a statement about someone else, its subject named.
+#: A parent or grandparent goes without "my" too ("Mum moved to York").
 _THIRD_PERSON = re.compile(
-    rf"^(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
-    rf"twin|ex-?)\s+)*(?:{RELATION_NOUNS}))(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?\s+"
+    rf"^(?:(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
+    rf"twin|ex-?)\s+)*(?:{RELATION_NOUNS}))|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan))"
+    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?\s+"
     r"(?P<verb>[a-z']+)\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -413,7 +415,7 @@ def _third_person(core: str) -> tuple[str, str] | None:
         verb = verb[:-2]
     elif verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]
-    subject = " ".join(match.group("np").lower().split())
+    subject = " ".join((match.group("np") or match.group("kin")).lower().split())
     return subject, f"i {verb}{match.group('rest')}"
 
 

@@ -86,6 +86,9 @@ def test_statements_about_someone_else_have_their_own_subject() -> None:
     assert slot is not None and slot.subject == "sister" and slot.predicate == "lives_in"
     assert match_slot("My friend lives in Oslo and keeps telling me to visit.") is not None
     assert match_slot("My friend lives in Oslo.").subject == "friend"  # type: ignore[union-attr]
+    # A parent named as one calls them, without "my".
+    slot = match_slot("Mum moved to York.")
+    assert slot is not None and slot.subject == "mum" and slot.predicate == "lives_in"
 
 
 @pytest.mark.parametrize(
