@@ -546,6 +546,8 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Google.", "Ravi left Google, I'm so jealous."),
         ("My gym is PureGym.", "Sara quit PureGym, I might too."),
         ("I work at Google.", "Ravi left Google. I'm still there though."),
+        ("I work at Deloitte.", "Tom left Deloitte for KPMG and I took over his clients."),
+        ("I work at Tesco.", "Heard Marcus left Tesco and I'm next in line for his role."),
         # Asides, places and groups around someone else; hearsay in more words.
         ("I work at Google.", "Ravi, bless him, left Google."),
         ("I use Spotify.", "The lads next door switched to Tidal."),
@@ -598,6 +600,12 @@ async def test_ending_the_only_value_still_supersedes_it(
             "My cardiologist is Dr Evans.",
             "Saw my new cardiologist Dr Lindqvist today since Evans retired.",
             "Who is my cardiologist?",
+        ),
+        # A side clause's date names nothing of the speaker's change.
+        (
+            "I work at Deloitte.",
+            "My manager quit in January, and I left Deloitte for KPMG a month later.",
+            "Where do I work?",
         ),
         # A rival answer to the query, however differently worded.
         (

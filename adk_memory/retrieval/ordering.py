@@ -684,16 +684,17 @@ def _value_clause(reading: _Reading, n: int, o: int) -> str:
     """The clause of a later statement that names its new value, whose subject says whose
     change it is: "My girlfriend just started at Airbus" of "…, so we're both aerospace
     nerds now" is the girlfriend's news, whoever the rest is about; "I joined PureGym" of
-    "The gym closed so I joined PureGym" the speaker's. The whole statement when no one
+    "The gym closed so I joined PureGym" the speaker's. A clause of the speaker's that names
+    one goes first, as in REPLACE, so a side clause's date or place decides nothing ("My
+    manager quit in January, and I left Deloitte for KPMG"). The whole statement when no
     clause names a new value."""
     body = reading.bodies[n]
     new_values = reading.values[n] - reading.values[o]
-    if not new_values:
-        return body
-    for clause in split_conjoined(body):
-        if _values(clause) & new_values:
+    naming = [c for c in split_conjoined(body) if _values(c) & new_values] if new_values else []
+    for clause in naming:
+        if not subject_words(clause, possessed=True) and reported_about(clause) is None:
             return clause
-    return body
+    return naming[0] if naming else body
 
 
 _NUMBER = re.compile(r"[\d.,:]+")

@@ -190,6 +190,9 @@ _SUBJECT_READ_CHARS = 1000
 _CONJOINED = LazyPattern(
     r",\s+(?=(?:so|and|but|now|then|because|cos|which|i|i'm|i've|we|we're|we've)\b)"
     r"|\s+(?:because|cos)\s+|;\s*|\s+[\u2013\u2014-]\s+"
+    # "and" or "but" before a pronoun subject ("Tom left Deloitte and I took over his
+    # clients", "Sara switched to Tidal but I'm sticking with Spotify").
+    r"|\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|he|she|they)\b)"
     # "so" before a subject or a verb, not before what it intensifies ("I'm so jealous").
     r"|\s+so\s+(?=(?:i|i'm|i've|we|we're|he|she|they|my|our|the|it|[a-z]+ed|" + IRREGULAR + r")\b)"
     # A sentence's end before one written without a capital ("tesla arrived. sold the golf").

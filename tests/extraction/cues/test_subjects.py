@@ -254,6 +254,12 @@ def test_split_conjoined_parts_clauses_whose_subjects_may_differ() -> None:
         "Ravi left Google",
         "I'm so jealous.",
     )
+    assert split_conjoined("Tom left Deloitte and I took over his clients.") == (
+        "Tom left Deloitte",
+        "I took over his clients.",
+    )
+    # "so" intensifying is no conjunction.
+    assert split_conjoined("I'm so jealous.") == ("I'm so jealous.",)
     assert split_conjoined("tesla arrived. sold the golf") == ("tesla arrived.", "sold the golf")
     assert split_conjoined("pixel arrived, sold the iphone") == ("pixel arrived", "sold the iphone")
     # An aside is no clause of its own.
