@@ -122,6 +122,10 @@ _TOOK_THE_PLACE = re.compile(
 )
 
 
+#: A name or a number after a clause's first word ("we drive a Tesla now", "I get the 8:10").
+_STATES_A_VALUE = re.compile(r"(?<!^)\b(?!I\b|I'[a-z]+\b)(?:[A-Z][\w'-]*|\d[\w.,:-]*)")
+
+
 def _someone_else(fact: Fact) -> frozenset[str]:
     """Who the fact's words make its subject when that is not the speaker ("Ravi left
     Google" → {"ravi"}; "Sara's dad left the BBC" → {"sara", "father"}; "She sold the Golf"
@@ -162,10 +166,6 @@ def _someone_else_in(body: str, value: str, replaced: str, predicate: str) -> fr
         # ("Ravi left Google, I'm so jealous").
         return frozenset()
     return readings[0]
-
-
-#: A name or a number after a clause's first word ("we drive a Tesla now", "I get the 8:10").
-_STATES_A_VALUE = re.compile(r"(?<!^)\b(?!I\b|I'[a-z]+\b)(?:[A-Z][\w'-]*|\d[\w.,:-]*)")
 
 
 def _someone_else_said(body: str, value: str, predicate: str) -> frozenset[str]:

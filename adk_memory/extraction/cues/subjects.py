@@ -24,17 +24,17 @@ RELATION_NOUNS = (
 _ADJECTIVES = (
     r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
 )
-#: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
-#: A short lead-in before a sentence's subject: "Big news, my sister's moved to Glasgow",
-#: "In March, Tom left Google", "Update: she's in Bergen now".
-#: Or a discourse marker or two without punctuation: "So my sister moved to Bergen",
-#: "Anyway Tom left Google", "And then she quit".
 #: Words of chat that open a message and name no one ("tbh left google", "lol ravi left").
 _INTERJECTIONS = (
     "lol lmao omg omfg wow whoa ugh argh ooh ah ahh aah welp tbh ngl fwiw imo imho idk smh gah "
     "phew meh nah yup yep yeah yay yo hey hi hiya hello ok okay alright erm er um uh hmm haha "
     "hehe psa ofc obvs def kinda sorta"
 ).split()
+#: "My (best) friend (Ravi) …", "Mum retired …": a statement whose subject is someone else.
+#: A short lead-in before a sentence's subject: "Big news, my sister's moved to Glasgow",
+#: "In March, Tom left Google", "Update: she's in Bergen now".
+#: Or a discourse marker or two without punctuation: "So my sister moved to Bergen",
+#: "Anyway Tom left Google", "And then she quit".
 _MARKERS = (
     r"(?i:(?:" + "|".join(_INTERJECTIONS) + r"|"
     r"so|and|but|then|now|anyway|anyways|well|oh|also|plus|meanwhile|turns out|"
@@ -133,11 +133,11 @@ _NAMES_RELATION = LazyPattern(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[
 _PRONOUN_SUBJECT = LazyPattern(rf"{_LEAD_IN}(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
 THIRD_PERSON = "(someone)"
+#: A given name: "Ravi", "Zoë", "Mary-Jane", "O'Brien", "McKenzie", or initials ("JJ").
+_NAME = r"(?-i:(?:Mc|Mac|O')?[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?|[A-Z]{2}(?=\s))"
 #: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
 #: then a verb or a phrase about it. A capital opening a sentence before anything else names
 #: no one: "Officially a Londoner now", "New job at Deloitte", "Imagine living in Hawaii".
-#: A given name: "Ravi", "Zoë", "Mary-Jane", "O'Brien", "McKenzie", or initials ("JJ").
-_NAME = r"(?-i:(?:Mc|Mac|O')?[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+)?|[A-Z]{2}(?=\s))"
 _NAME_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>{_NAME})"
     # A surname: "Ravi Shah left Google".
@@ -181,6 +181,7 @@ _OPENERS = frozenset(
 )
 
 
+#: A letter three times over: a word stretched in chat ("sooo", "annnd"), never a name.
 _STRETCHED = LazyPattern(r"(\w)\1\1", re.IGNORECASE)
 #: How much of a statement `subject_words` reads.
 _SUBJECT_READ_CHARS = 1000
@@ -236,9 +237,10 @@ _SUBJECT_START = LazyPattern(rf"^\W*+{_FRAGMENT}?(?:{_MARKERS})?")
 
 
 def _capitalised(text: str) -> str:
-    """`text` with its subject capitalised when it is written without capitals ("ravi left
-    google", "RAVI LEFT GOOGLE"): there a lower-case first word may be a name, and reading it
-    as none would file someone else's news as the speaker's."""
+    """`text` with its subject capitalised where a lower-case word may still be a name: at
+    the start of a text written without capitals ("ravi left google", "RAVI LEFT GOOGLE"),
+    and after a short sentence or a marker in any text ("Crazy week. ravi left google").
+    Reading it as no name would file someone else's news as the speaker's."""
     letters = [c for c in text if c.isalpha()]
     if len(letters) > 1 and all(c.isupper() for c in letters):
         text = text.lower()
