@@ -601,6 +601,12 @@ async def test_ending_the_only_value_still_supersedes_it(
             "Saw my new cardiologist Dr Lindqvist today since Evans retired.",
             "Who is my cardiologist?",
         ),
+        # Another of the speaker's people in the predicate leaves the subject who it is.
+        (
+            "My grandfather lives with my aunt in Derby.",
+            "Grandpa moved into sheltered housing in Leeds in May.",
+            "Where does my grandfather live?",
+        ),
         # A side clause's date names nothing of the speaker's change.
         (
             "I work at Deloitte.",

@@ -164,6 +164,16 @@ _NAMED_KIN_SUBJECT = LazyPattern(
     re.IGNORECASE,
 )
 _FIRST_PERSON = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+#: The speaker in a predicate: as its subject or object, or what it names as theirs ("Tom gave
+#: me his bike", "Ravi sold my car", "Tom is my manager now"); another of the speaker's people
+#: after a preposition is someone else again ("My grandmother lives with my uncle in
+#: Leicester" is the grandmother's).
+_SPEAKER_IN_PREDICATE = LazyPattern(
+    r"\b(?:i|i'm|i've|i'd|i'll|me|mine|we|we're|we've|us)\b"
+    rf"|\b(?:my|our)\b(?!\s+{_ADJECTIVES}(?:{RELATION_NOUNS})(?:s|es)?\b)"
+    r"|(?<!with )(?<!near )(?<!to )(?<!for )(?<!from )(?<!and )(?<!by )(?<!at )\b(?:my|our)\b",
+    re.IGNORECASE,
+)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
 _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
@@ -278,7 +288,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     if relation is not None and _NAMES_RELATION.match(text, relation.end()):
         # "My manager is Laura": who the speaker's manager is, a fact of the speaker's.
         return frozenset()
-    if relation is not None and _FIRST_PERSON.search(text, relation.end()) is None:
+    if relation is not None and _SPEAKER_IN_PREDICATE.search(text, relation.end()) is None:
         who = {relation.group("who")}
         if relation.group("of"):
             who.add(relation.group("of"))
@@ -302,12 +312,12 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             return frozenset({singular(match.group("what").lower())})
         return frozenset()
     kin = _NAMED_KIN_SUBJECT.match(text)
-    if kin is not None and _FIRST_PERSON.search(text, kin.end()) is None:
+    if kin is not None and _SPEAKER_IN_PREDICATE.search(text, kin.end()) is None:
         return person_words(f"{kin.group('name')} {kin.group('of')}")
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
     people = _PEOPLE_SUBJECT.match(text)
-    if people is not None and _FIRST_PERSON.search(text, people.start("predicate")) is None:
+    if people is not None and _SPEAKER_IN_PREDICATE.search(text, people.start("predicate")) is None:
         return frozenset({people.group("group").lower() if people.group("group") else THIRD_PERSON})
     named = _NAME_SUBJECT.match(text)
     if (
@@ -317,7 +327,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         and not named.group("name").endswith(("ed", "ing", "ly"))
         # A word stretched in chat is no name: "sooo left google", "annnd switched".
         and _STRETCHED.search(named.group("name")) is None
-        and _FIRST_PERSON.search(text, named.start("predicate")) is None
+        and _SPEAKER_IN_PREDICATE.search(text, named.start("predicate")) is None
     ):
         return frozenset({named.group("name").lower()})
     return frozenset()

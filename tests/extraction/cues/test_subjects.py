@@ -97,6 +97,8 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Tom, who I live with, switched to Tidal.", {"tom"}),
         ("Jo (my flatmate) switched to Monzo.", {"jo"}),
         ("My colleague who sits next to me left Google.", {"colleague"}),
+        # Another of the speaker's people after a preposition is not the speaker.
+        ("My grandmother lives with my uncle in Leicester.", {"grandmother"}),
         # Some of a group, people the speaker does not relate to, and a group.
         ("One of my friends left Google.", {"friend", THIRD_PERSON}),
         ("Most of my mates switched to Tidal.", {"mate", THIRD_PERSON}),
@@ -140,6 +142,8 @@ def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who:
         # The speaker in the predicate, or among the subjects: the speaker's news.
         "Ravi sold me his old bike.",
         "Tom and I moved to Leeds.",
+        # Naming who fills a role of the speaker's.
+        "Tom is my manager since the reorg.",
         "The company moved me to the Leeds office.",
         "Everyone left, so I'm at Meta now.",
         # What the speaker got for themselves, or for themselves and someone else.
