@@ -12,7 +12,10 @@ near-identical sentences still order), which shows what that reading adds and co
 - updates: the later statement ranks above the fact, or REPLACE superseded the fact;
 - remarks: the later statement ranks above the fact it does not change (a wrong order), or the
   fact is marked earlier or missing from the top 5 (worse);
-- compatible: either fact is missing from the top 5 or marked.
+- compatible: either fact is missing from the top 5 or marked;
+- others (someone else's news after a fact of the speaker's: "Ravi left Google" after "I work
+  at Google"): REPLACE superseded the fact (a true fact destroyed), or the fact is marked
+  earlier or missing from the top 5.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from adk_memory.stores.sqlite.store import SqliteStore
 from bench.report import command_line, machine, table
 
 MODULE = "bench.bench_probes"
+#: The kinds of probe, in the order the report shows them.
+KINDS = ("updates", "remarks", "compatible", "others")
 PROBES = Path(__file__).parent / "probes" / "probes.json"
 SCOPE = Scope(app_name="probes", user_id="u1")
 _T0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
@@ -82,11 +87,7 @@ class Outcome:
 
 def load(path: Path = PROBES) -> list[Probe]:
     raw = json.loads(path.read_text(encoding="utf-8"))
-    return [
-        Probe(kind, p["fact"], p["later"], p["query"])
-        for kind in ("updates", "remarks", "compatible")
-        for p in raw[kind]
-    ]
+    return [Probe(kind, p["fact"], p["later"], p["query"]) for kind in KINDS for p in raw[kind]]
 
 
 def _position(ranked: Sequence[ScoredMemory], ids: set[str]) -> tuple[int | None, bool | None]:
@@ -150,6 +151,14 @@ def _count(outcomes: Sequence[Outcome], kind: str, config: str) -> tuple[int, in
         above = sum(1 for o in mine if o.later_first(config))
         worse = sum(1 for o in mine if o.ranks[config][0] is None or o.ranks[config][1] is False)
         return above, worse, len(mine)
+    if kind == "others":
+        superseded = sum(1 for o in mine if o.replaced)
+        pushed = sum(
+            1
+            for o in mine
+            if not o.replaced and (o.ranks[config][0] is None or o.ranks[config][1] is False)
+        )
+        return superseded, pushed, len(mine)
     broken = sum(
         1
         for o in mine
@@ -168,6 +177,8 @@ def render(outcomes: Sequence[Outcome], argv: Sequence[str]) -> str:
         ("remark ranked above the fact it does not change", "remarks", 0),
         ("remark: the fact marked earlier or out of the top 5", "remarks", 1),
         ("compatible: a fact out of the top 5, or marked", "compatible", 0),
+        ("someone else's news: the speaker's fact superseded", "others", 0),
+        ("someone else's news: the fact marked earlier or out of the top 5", "others", 1),
     ):
         cells = []
         for name in names:
@@ -175,6 +186,7 @@ def render(outcomes: Sequence[Outcome], argv: Sequence[str]) -> str:
             cells.append(f"{counts[part]}/{counts[2]}")
         rows.append([label, *cells])
     wrong = [o.probe for o in outcomes if o.probe.kind == "remarks" and o.later_first("shipped")]
+    destroyed = [o.probe for o in outcomes if o.probe.kind == "others" and o.replaced]
     lines = [
         "## Review probes: same-question ordering",
         "",
@@ -182,6 +194,9 @@ def render(outcomes: Sequence[Outcome], argv: Sequence[str]) -> str:
         "",
         "Remarks the shipped ordering puts above the fact:",
         *(f"- {p.fact} / {p.later} / {p.query}" for p in wrong),
+        "",
+        "Someone else's news that superseded the speaker's fact:",
+        *(f"- {p.fact} / {p.later}" for p in destroyed),
         "",
         f"Measured on {machine()}.",
         "",
@@ -199,9 +214,7 @@ def main(argv: Sequence[str] | None = None) -> str:
     probes = load()
     if parsed.probes is not None:
         probes = [
-            p
-            for kind in ("updates", "remarks", "compatible")
-            for p in [q for q in probes if q.kind == kind][: parsed.probes]
+            p for kind in KINDS for p in [q for q in probes if q.kind == kind][: parsed.probes]
         ]
     report = render(asyncio.run(run_all(probes)), args)
     print(report)
