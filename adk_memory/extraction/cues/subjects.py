@@ -47,12 +47,13 @@ _MARKERS = (
 #: A short sentence before the one that says who: "Crazy week. Ravi left Google", "Guess
 #: what? Tom moved to Leeds". Never one that is itself the speaker's news: no first-person
 #: word, and no verb opening it ("Sold the Golf. Ravi bought it").
+_NOT_THE_SPEAKER = r"(?!(?i:i|i'm|my|me|we|we're|our|us)\b)"
 _FRAGMENT = (
     r"(?:(?!(?i:[a-z]+(?:ed|ing)|" + IRREGULAR + r")\b)"
     # Each word starts with a letter, so no two parts of the pattern can take the same
     # apostrophes (a run of them would otherwise be tried every way it splits).
-    r"(?:(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z][A-Za-z']*\s+){0,3}"
-    r"(?!(?i:i|i'm|my|me|we|we're|our|us)\b)[A-Za-z][A-Za-z']*[.!?]+\s+)"
+    rf"(?:{_NOT_THE_SPEAKER}[A-Za-z][A-Za-z']*\s+){{0,3}}"
+    rf"{_NOT_THE_SPEAKER}[A-Za-z][A-Za-z']*[.!?]+\s+)"
 )
 _LEAD_IN = (
     rf"^\W*+{_FRAGMENT}?(?:[A-Za-z]+(?:\s+[A-Za-z]+)?\s*(?:[,:!\u2014\u2013]+|\s-)\s+)?"
@@ -81,11 +82,12 @@ _MODIFIER = (
     r"[\w']+(?=\s+" + _VERB + r"))?"
 )
 #: How many, before people: "Most people I know", "Two people I work with".
-_HOW_MANY = r"(?:one|two|three|four|some|most|many|all|several|a few|a couple of|lots of|loads of)"
+_COUNTS = r"one|two|three|four|some|most|many|all|several|a few"
+_HOW_MANY = rf"(?:{_COUNTS}|a couple of|lots of|loads of)"
 #: Some of a group: "One of my friends", "Most of the team", "Half my mates".
 _QUANTIFIER = (
-    r"(?:one|two|three|four|some|most|many|all|both|several|half|a few|a couple|none|a lot|"
-    r"lots|loads)\s+(?:of\s+)?(?:my|our|the|his|her|their)"
+    rf"(?:{_COUNTS}|both|half|a couple|none|a lot|lots|loads)\s+(?:of\s+)?"
+    r"(?:my|our|the|his|her|their)"
 )
 _RELATION_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?:my|our|the|(?P<whose>a|an|his|her|their|{_QUANTIFIER}))\s+)?"
@@ -163,13 +165,15 @@ _NAMED_KIN_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+)){_THEIR_RELATION}",
     re.IGNORECASE,
 )
-_FIRST_PERSON = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b", re.I)
+#: The speaker as a subject or an object.
+_SPEAKER = r"i|i'm|i've|i'd|i'll|me|mine|we|we're|we've|us"
+_FIRST_PERSON = LazyPattern(rf"\b(?:{_SPEAKER}|my|our)\b", re.I)
 #: The speaker in a predicate: as its subject or object, or what it names as theirs ("Tom gave
 #: me his bike", "Ravi sold my car", "Tom is my manager now"); another of the speaker's people
 #: after a preposition is someone else again ("My grandmother lives with my uncle in
 #: Leicester" is the grandmother's).
 _SPEAKER_IN_PREDICATE = LazyPattern(
-    r"\b(?:i|i'm|i've|i'd|i'll|me|mine|we|we're|we've|us)\b"
+    rf"\b(?:{_SPEAKER})\b"
     rf"|\b(?:my|our)\b(?!\s+{_ADJECTIVES}(?:{RELATION_NOUNS})(?:s|es)?\b)"
     r"|(?<!with )(?<!near )(?<!to )(?<!for )(?<!from )(?<!and )(?<!by )(?<!at )\b(?:my|our)\b",
     re.IGNORECASE,
