@@ -315,6 +315,8 @@ class _Reading:
             _reads_current(found, body) for found, body in zip(read, self.bodies, strict=True)
         ]
         self.planned = [found.planned for found in read]
+        #: Told as over ("My first car was a Fiat Panda"): history no later state stands in for.
+        self.over = [told_as_over(body) for body in self.bodies]
         #: Worded as a change ("these days", "quit", "switched"), whatever else it says.
         self.change_worded = [found.change for found in read]
         #: The names the speaker gave their people in any recalled memory ("My sister Priya
@@ -584,7 +586,7 @@ def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     Greece in June instead")."""
     n = _later(reading, i, j)
     o = j if n == i else i
-    if told_as_over(reading.bodies[o]) and not told_as_over(reading.bodies[n]):
+    if reading.over[o] and not reading.over[n]:
         # "My first car was a Fiat Panda" answers what was; "I drive a Kona now" what is.
         return False
     if reading.current[n] or (reading.planned[n] and reading.planned[o]):
