@@ -423,10 +423,17 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
             "After the half marathon I upped it to around 40 km a week.",
             "How much do I run per week?",
         ),
+        # Getting one more says nothing of the first one going.
         (
             "I drive a Honda Civic.",
             "Picked up my new Tesla Model 3, love it.",
             "What car do I drive?",
+        ),
+        # A question that may have several answers keeps both.
+        (
+            "My carrier is Verizon.",
+            "Sorry, that was my old carrier, I've been on T-Mobile since last year.",
+            "Which carriers am I with?",
         ),
     ],
 )
@@ -616,7 +623,7 @@ async def test_ending_the_only_value_still_supersedes_it(
         # A rival answer to the query, however differently worded.
         (
             "I live in Leicester, near the university, so parking is always a nightmare.",
-            "Moved to Nottingham last month, still got boxes everywhere honestly.",
+            "Ended up relocating to Nottingham last month, still got boxes everywhere honestly.",
             "Which city do I live in?",
         ),
         # Someone who left for good is gone from the role they held.
@@ -633,6 +640,108 @@ async def test_later_answers_in_more_phrasings_come_first(
     ranked, first, second = await _later(engine, clock, before, after, probe)
     assert ranked[0].record.id == second
     assert first in {m.record.id for m in ranked}
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        (
+            "My carrier is Verizon.",
+            "Sorry, that was my old carrier, I've been on T-Mobile since last year.",
+            "Which carrier am I with?",
+        ),
+        (
+            "My vet is Castle Vets on the high street.",
+            "Our vet's Meadowbank Veterinary, they're open Saturdays.",
+            "Which vet do I use?",
+        ),
+        (
+            "I live in Leicester, near the university, so parking is always a nightmare.",
+            "Ended up relocating to Nottingham last month, still got boxes everywhere honestly.",
+            "Which city do I live in?",
+        ),
+    ],
+)
+async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_history(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    """A question that asks for one value holds one answer now: the later rival answer comes
+    first, marked latest; the earlier is marked and shown after every other memory."""
+    ranked, first, second = await _later(engine, clock, before, after, probe)
+    assert ranked[0].record.id == second and ranked[0].latest is True
+    [earlier] = [m for m in ranked if m.record.id == first]
+    assert earlier.latest is False and ranked[-1] is earlier
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        # Another of the speaker's people, not the one asked about.
+        (
+            "My manager is Laura.",
+            "My mentor is Ibrahim from the platform team.",
+            "Who is my manager?",
+        ),
+        # Someone else's, by name or relation.
+        (
+            "My cat is called Pickle.",
+            "My neighbour's cat, Duchess, keeps sneaking in.",
+            "What's my cat called?",
+        ),
+        (
+            "I drive a Skoda Octavia.",
+            "Priya's new Audi is gorgeous, she gave me a lift.",
+            "What car do I drive?",
+        ),
+        # A stand-in, a go for fun, some of the time, later on.
+        (
+            "My phone's a Samsung Galaxy S23.",
+            "I'm on my ancient Motorola while it's in for repair.",
+            "What phone do I have?",
+        ),
+        (
+            "I ride a Brompton.",
+            "Test rode a Cannondale at the bike shop yesterday, very tempting.",
+            "What bike do I ride?",
+        ),
+        (
+            "I get the tube to work.",
+            "On Fridays I cycle in along the Embankment.",
+            "How do I get to work?",
+        ),
+        (
+            "I work at Siemens.",
+            "I'll be joining Bosch in the spring, fingers crossed.",
+            "Where do I work?",
+        ),
+        # One more, not one instead.
+        (
+            "I ride a Triumph Bonneville.",
+            "Bought a Specialized gravel bike for the canal paths.",
+            "What motorbike do I ride?",
+        ),
+        # Whom the speaker lives with is no subject of the speaker's home.
+        (
+            "I rent a flat in Manchester with one flatmate.",
+            "My flatmate just moved to Leeds.",
+            "Which city do I live in?",
+        ),
+        # A different thing the query names.
+        (
+            "I have Spanish class on Mondays.",
+            "Choir practice is Wednesdays.",
+            "When's my Spanish class?",
+        ),
+    ],
+)
+async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    ranked, first, _ = await _later(engine, clock, before, after, probe)
+    assert (await engine.get(first)).status is Status.ACTIVE
+    [kept] = [m for m in ranked if m.record.id == first]
+    assert kept.latest is not False
+    assert ranked.index(kept) <= 1
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Literal
 
 from adk_memory.extraction.base import ExtractionResult
 from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
@@ -26,7 +27,9 @@ from adk_memory.extraction.cues import (
     cues,
     displaced,
     moved_thing,
+    names_someone_alone,
     recipient,
+    subject_words,
 )
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
@@ -41,8 +44,13 @@ from adk_memory.extraction.slots import (
 )
 from adk_memory.model import Fact, InputEvent, Kind, Source
 
-# A short lead-in before a colon: "Big news: we migrated ...", "Update - I moved ...".
-_LEAD_IN = re.compile(r"^(?:[\w'!]+\s+){0,4}[\w'!]+\s*(?::|\s-)\s+(?=\S)")
+# A short lead-in before a colon: "Big news: we migrated ...", "Update - I moved ...". Words
+# of the speaker's before a dash are the statement ("I moved to Leeds - still unpacking").
+_LEAD_IN = re.compile(
+    r"^(?:(?:[\w'!]+\s+){0,4}[\w'!]+\s*:"
+    r"|(?!(?:i|i'm|i've|we|we're|we've|my|our)\b)(?:[\w'!]+\s+){0,4}[\w'!]+\s+-)\s+(?=\S)",
+    re.IGNORECASE,
+)
 _HEDGE = re.compile(r"\b(i think|maybe|probably|perhaps|might|not sure|i guess)\b", re.I)
 _QUESTION = re.compile(r"\?\s*$")
 _FILLER = re.compile(
@@ -65,8 +73,10 @@ _ADVERBS = (
 )
 _ADVERB = re.compile(rf"^i (?:(?:{_ADVERBS}) )+", re.I)
 _ADVERB_AFTER_BE = re.compile(rf"^(i'm|i am|we're|we are) (?:(?:{_ADVERBS}) )+", re.I)
-_OBJ = r"(?P<obj>[^.,;!?]+?)"
-_END = r"\s*(?:[.,;!?]|$)"
+# A value ends at a stop, a comma or a dash ("Moved to Nottingham - still got boxes"); a
+# hyphen inside a word ("MX-5", "Mary-Jane") is part of it.
+_OBJ = r"(?P<obj>(?:(?!\s-\s)[^.,;!?\u2013\u2014])+?)"
+_END = r"\s*(?:[.,;!?\u2013\u2014]|-\s|$)"
 _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 
 # (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
@@ -380,7 +390,8 @@ def names_no_one(value: str) -> bool:
 _THIRD_PERSON = re.compile(
     rf"^(?:(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
     rf"twin|ex-?)\s+)*(?:{RELATION_NOUNS}))|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan))"
-    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?\s+"
+    # The verb may be contracted onto the subject: "my husband's doing keto now".
+    rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+|(?='))"
     r"(?P<verb>[a-z']+)\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -407,7 +418,10 @@ def _third_person(core: str) -> tuple[str, str] | None:
     if match is None:
         return None
     verb = match.group("verb").lower()
-    if verb in _IRREGULAR:
+    if verb == "'s" and re.match(r"\s+(?:just\s+|finally\s+)?\w+(?:ed|en)\b", match.group("rest")):
+        # "my sister's moved to Leeds": has, not is.
+        verb = "'ve"
+    elif verb in _IRREGULAR:
         verb = _IRREGULAR[verb]
     elif verb.endswith("ies"):
         verb = verb[:-3] + "y"
@@ -416,7 +430,9 @@ def _third_person(core: str) -> tuple[str, str] | None:
     elif verb.endswith("s") and not verb.endswith("ss"):
         verb = verb[:-1]
     subject = " ".join((match.group("np") or match.group("kin")).lower().split())
-    return subject, f"i {verb}{match.group('rest')}"
+    # A contracted verb joins its subject: "i've moved", "i'm doing".
+    joiner = "" if verb.startswith("'") else " "
+    return subject, f"i{joiner}{verb}{match.group('rest')}"
 
 
 @dataclass(frozen=True)
@@ -454,7 +470,24 @@ def _matches(
     return found
 
 
-def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None:
+#: Whose a clause without a subject is ("Moved to Nottingham last month"): the speaker's,
+#: as chat drops "I"; unknown after a sentence about someone else ("My brother's in a mess.
+#: Moved back in with mum"); someone else's after they were named alone ("Ravi? Left Google").
+DroppedSubject = Literal["speaker", "unknown", "someone"]
+#: A clause opening with a verb a slot pattern reads after "I": its subject was dropped.
+_DROPPED_SUBJECT = re.compile(
+    r"^(?:(?:just|recently|finally|now|also|officially|actually|currently)\s+)*"
+    r"(?:moved|relocated|live|living|based|work|working|started|joined|quit|left|took|got|"
+    r"accepted|landed|switched|migrated|changed|transitioned|dropped|ditched|gave up|"
+    r"stopped using|replaced|drive|ride|use|using|report|speak|bank|earn|make|turned)\b",
+    re.IGNORECASE,
+)
+_SPEAKER_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE)
+
+
+def match_slot(
+    sentence: str, *, introduction: bool = False, dropped: DroppedSubject = "speaker"
+) -> SlotMatch | None:
     """The slot a first-person statement (or one about a named relation) fills, if its
     wording is explicit and lasting.
 
@@ -463,6 +496,8 @@ def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None
         introduction: Whether the clause is part of an introduction (a greeting, an answer
             to "what's your name?"): only then does "I'm Sam" name the speaker; elsewhere
             "I'm Dutch" or "I'm Tired" is not a name.
+        dropped: Whose the clause is when it has no subject (`DroppedSubject`): only the
+            speaker's fills a slot of the speaker's.
     """
     said = cues(sentence)
     if not said.lasting:
@@ -471,6 +506,8 @@ def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None
     if _SCOPED.match(core):
         return None
     readings: list[tuple[str | None, str]] = [(None, core)]
+    if dropped == "speaker" and _DROPPED_SUBJECT.match(core):
+        readings.append((None, f"i {core}"))
     third = _third_person(core)
     if third is not None:
         readings.append(third)
@@ -506,15 +543,18 @@ def match_slot(sentence: str, *, introduction: bool = False) -> SlotMatch | None
     return None
 
 
-def match_change(sentence: str) -> SlotMatch | None:
+def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotMatch | None:
     """A change stated in words no slot pattern knows ("Traded in the Golf for an e-bike",
     "Switched to decaf after the doctor's visit"): what it displaces, explicitly named, and
     what it moves to, with the slot inferred from the values' category. None when the
-    statement names neither, or is temporary, hypothetical, past or additive."""
+    statement names neither, or is temporary, hypothetical, past or additive, or has no
+    subject after someone else was named alone (`dropped`)."""
     said = cues(sentence)
     if not said.lasting or said.additive:
         return None
     text = unmask(_core(sentence))
+    if dropped == "someone" and not _SPEAKER_FIRST.match(text):
+        return None
     if _third_person(mask(text)) is not None:
         return None
     if recipient(text) is not None:
@@ -548,6 +588,17 @@ def match_change(sentence: str) -> SlotMatch | None:
         replaces=normalize_value(old[0]) if old else None,
         hedged=False,
     )
+
+
+def _dropped_subject(before: str, sentence: str) -> DroppedSubject:
+    """Whose `sentence` is if it has no subject, given the sentence `before` it in the same
+    message (`DroppedSubject`)."""
+    lead = _LEAD_IN.match(sentence.strip())
+    if names_someone_alone(before) or (lead is not None and names_someone_alone(lead.group(0))):
+        return "someone"
+    if before and subject_words(before):
+        return "unknown"
+    return "speaker"
 
 
 #: The longest event a displacement-only change absorbs into its memory.
@@ -621,12 +672,22 @@ class LocalExtractor:
         remainder: list[str] = []
         #: Every kept piece of the event in order, with the fact it became (None: episodic).
         pieces: list[tuple[str, Fact | None]] = []
+        before, before_kept = "", True
         for sentence in split_sentences(event.text):
+            dropped = _dropped_subject(before, sentence)
             kept = salient_part(sentence, addressed_to_agent=with_agent)
+            if kept is not None and dropped == "someone" and not before_kept:
+                # "Ravi? Left Google.": the name asked alone stays with what they did.
+                kept = f"{before} {kept}"
+            before, before_kept = sentence, kept is not None
             if kept is None:
                 continue
             clauses = split_clauses(kept)
-            slots = [match_slot(c, introduction=introduction) or match_change(c) for c in clauses]
+            slots = [
+                match_slot(c, introduction=introduction, dropped=dropped)
+                or match_change(c, dropped=dropped)
+                for c in clauses
+            ]
             if not any(slots):
                 remainder.append(kept)
                 pieces.append((kept, None))
@@ -731,6 +792,7 @@ class LocalExtractor:
 
 
 __all__ = [
+    "DroppedSubject",
     "LocalExtractor",
     "SlotMatch",
     "display_name",

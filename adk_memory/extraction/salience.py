@@ -66,6 +66,35 @@ def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?")
 
 
+#: Where a question starts after a statement in one sentence: "Moved to Leeds last month,
+#: any tips for meeting people?", "so I'm vegan now - what should I cook?".
+_QUESTION_TAIL = re.compile(
+    r"(?:,|;|\s[-\u2013\u2014]|\u2014|\s+(?:so|but|and))\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
+    r"(?:what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|can|could|"
+    r"would|should|shall|do|does|did|is|are|was|were|will|have|has|got|thoughts|ideas|tips|"
+    r"advice|recommendations?|suggestions?)\b)",
+    re.IGNORECASE,
+)
+#: A segment that asks rather than states ("where do I live, again?").
+_ASKS = re.compile(
+    r"^\W*(?:what|what's|whats|where|who|whose|how|why|when|which|can|could|would|should|"
+    r"shall|do|does|did|is|are|was|were|will|am|have|has)\b",
+    re.IGNORECASE,
+)
+
+
+def statement_before_question(sentence: str) -> str | None:
+    """The statement a question is appended to in one sentence ("My sister lives in Oslo,
+    have you been?" → "My sister lives in Oslo"), or None when the sentence only asks."""
+    match = _QUESTION_TAIL.search(sentence)
+    if match is None:
+        return None
+    lead = sentence[: match.start()].strip(" ,;-\u2013\u2014")
+    if len(lead.split()) < 3 or _ASKS.match(lead) or is_request(lead):
+        return None
+    return lead
+
+
 def framed_statement(sentence: str) -> str | None:
     """The statement inside a question frame ("Did you know I adopted a cat?" → "I adopted a
     cat"), or None when the question frames none."""
@@ -107,7 +136,9 @@ def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
         return framed
     if is_question(text):
         if addressed_to_agent or not re.search(r"\b(?:you|your|yours)\b", text, re.IGNORECASE):
-            return None
+            # The asking is dropped; a statement it follows is kept.
+            lead = statement_before_question(text)
+            return None if lead is None else salient_part(lead, addressed_to_agent=True)
         return text
     if addressed_to_agent and is_request(text) and not _FIRST_PERSON.search(_tail(text)):
         return None
@@ -120,4 +151,11 @@ def _tail(text: str) -> str:
     return re.sub(r"^\W*\w+(?:\s+(?:me|you))?\b", "", text, count=1)
 
 
-__all__ = ["framed_statement", "is_question", "is_request", "is_small_talk", "salient_part"]
+__all__ = [
+    "framed_statement",
+    "is_question",
+    "is_request",
+    "is_small_talk",
+    "salient_part",
+    "statement_before_question",
+]

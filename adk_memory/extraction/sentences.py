@@ -28,7 +28,11 @@ _INNER_DOT = re.compile(r"(?<=\w)\.(?=\w)")
 _NUMBER_COMMA = re.compile(r"(?<=\d),(?=\d{3}\b)")
 _COMMA_MASK = "\ue001"
 
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+#: A sentence ends at a stop, "!" or "?" before the next word, capitalised or not: chat is
+#: often written in lower case ("rent went up to 1,350. anyway can you help me?"), and read
+#: as one sentence the question at its end would make the statement before it a question.
+#: Stops that end no sentence ("Dr.", "e.g.", "3.5") are masked first.
+_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?\w)|\n+")
 # A new clause with its own first-person subject: "..., and I ...", "... but we ...",
 # "...; my ...", "..., so I ...", "..., I'm ...".
 _CLAUSE = re.compile(
@@ -45,8 +49,9 @@ def mask(text: str) -> str:
         return match.group(0).replace(".", _MASK)
 
     text = _NUMBER_COMMA.sub(_COMMA_MASK, text)
-    text = _INNER_DOT.sub(_MASK, text)
+    # Initialisms first: an inner dot masked first would leave "p.m." ending in a bare stop.
     text = _INITIALISM.sub(hide, text)
+    text = _INNER_DOT.sub(_MASK, text)
     return _ABBREVIATION.sub(hide, text)
 
 

@@ -122,6 +122,20 @@ _TOOK_THE_PLACE = re.compile(
 )
 
 
+def _ends_the_one_before(fact: Fact) -> bool:
+    """Whether a change ends the speaker's one thing of a slot named only by the slot's noun
+    ("selling my old car", "got rid of the phone") and names what took its place ("and
+    getting a second-hand Kia Niro"). Without a new value, "my old phone" may be one before
+    the current one ("Sold my old phone to a mate")."""
+    gone = fact.replaces or ""
+    if category_of(gone) is None or category_of(gone, specific=True) is not None:
+        # A value ("the Golf") is matched by name; only a bare slot noun names any value.
+        return False
+    body = strip_speaker(fact.text)
+    named = {m.group(0).lower() for m in _STATES_A_VALUE.finditer(body)}
+    return bool(fact.object) or bool(named - content_words(gone))
+
+
 #: A name or a number after a clause's first word ("we drive a Tesla now", "I get the 8:10").
 _STATES_A_VALUE = re.compile(r"(?<!^)\b(?!I\b|I'[a-z]+\b)(?:[A-Z][\w'-]*|\d[\w.,:-]*)")
 
@@ -251,6 +265,16 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         and (old_obj == fact.replaces or _words(fact.replaces) <= _words(record.object))
         and not one_of_several(fact.replaces, record.object)
     ):
+        return Decision.REPLACE
+    if (
+        fact.replaces
+        and fact.predicate == record.predicate
+        and is_single_valued(fact.predicate)
+        and record.polarity
+        and _ends_the_one_before(fact)
+    ):
+        # "Ended up selling my old car and getting a Kia Niro" ends the one car the speaker
+        # drives, whatever it was called ("I drive a Ford Fiesta").
         return Decision.REPLACE
     if fact.predicate != record.predicate:
         if (

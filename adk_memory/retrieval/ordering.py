@@ -55,6 +55,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from adk_memory.extraction.cues import (
+    RELATION_NOUNS,
     THIRD_PERSON,
     Cues,
     begins_lasting,
@@ -82,6 +83,7 @@ from adk_memory.extraction.cues import (
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import Kind, ScoredMemory
+from adk_memory.retrieval.question import asks_for_one
 
 
 class OrderingConfig(BaseModel):
@@ -160,7 +162,9 @@ def _stated(memory: ScoredMemory) -> tuple[object, ...]:
 
 
 #: A name or a number inside a sentence: "MacBook Pro", "40 km", "the 19th".
-_VALUE = re.compile(r"(?<![.!?:]\s)(?<!^)\b(?:[A-Z][\w'-]*|\d[\w.,:-]*)")
+_VALUE = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'-]*")
+#: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
+_NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
 
 
 #: Capitalised words that name no value: the speaker, and a day that dates a one-off event
@@ -201,8 +205,7 @@ def _values(text: str) -> frozenset[str]:
     """The names and numbers `text` states, in lower case; an abbreviation's full stop ends
     no sentence ("Dr. Okafor"). Remembered: recall reads the same memories query after
     query."""
-    masked = mask(text)
-    found = [unmask(v) for v in _VALUE.findall(masked)]
+    found = [unmask(v) for v in _VALUE.findall(mask(text))] + _NUMBER_VALUE.findall(text)
     role = _NAMES_ROLE.match(text)
     if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))
@@ -260,7 +263,17 @@ def _same_person(
         if who_new == {THIRD_PERSON} or who_new <= who_old or includes(who_new, who_old):
             return True
         return aliases is not None and _known_as(who_new, aliases) <= _known_as(who_old, aliases)
-    return THIRD_PERSON not in who_new and who_new <= person_words(older)
+    # Whom the speaker's state names as company is not its subject: "my flatmate just moved
+    # to Leeds" does not move "I rent a flat in Manchester with one flatmate".
+    return THIRD_PERSON not in who_new and who_new <= person_words(_COMPANY.sub(" ", older))
+
+
+#: Someone named beside the speaker ("with one flatmate", "and my boyfriend", "near Ravi").
+_COMPANY = re.compile(
+    r"\b(?:with|alongside|beside|near|next to|and)\s+(?:(?:my|our|a|an|one|two|the|his|her)\s+)?"
+    r"(?:[\w'-]+\s+)?[\w'-]+",
+    re.IGNORECASE,
+)
 
 
 #: A word that goes on about someone already named ("…Priya at her new flat").
@@ -315,6 +328,8 @@ class _Reading:
             _reads_current(found, body) for found, body in zip(read, self.bodies, strict=True)
         ]
         self.planned = [found.planned for found in read]
+        self.temporary = [found.temporary for found in read]
+        self.past = [found.past for found in read]
         #: Told as over ("My first car was a Fiat Panda"): history no later state stands in for.
         self.over = [told_as_over(body) for body in self.bodies]
         #: Worded as a change ("these days", "quit", "switched"), whatever else it says.
@@ -336,6 +351,12 @@ class _Reading:
         #: ("Where do my parents live?": "My parents live in Lisbon", "My parents love their
         #: garden"), which says nothing of their answering it alike.
         self.query_words = _words(query)
+        #: The query asks for one current value ("What car do I drive?").
+        one = asks_for_one(query)
+        self.asks_for_one = one is not None
+        #: What it asks about ("manager"), and the names it says ("Spanish"), as words.
+        self.asked_about = _words(one.about) if one is not None else frozenset()
+        self.query_values = _values(query)
         #: A present state that is not itself a change: what a change may displace.
         self.states = [
             present_state(body, personal=False, plans=True) and not change
@@ -464,10 +485,15 @@ class Evidence(IntEnum):
     #: Two answers to the query about the same thing ("I like coffee in the morning", "I
     #: like tea in the afternoon"): ordered newest first, not marked (both may hold).
     SIMILAR = 1
-    #: The same one-at-a-time slot of the same subject: marked latest and earlier.
+    #: The same one-at-a-time slot of the same subject: marked latest and earlier. Never
+    #: shown last: REPLACE would have superseded the earlier one unless something (someone
+    #: else named, a passing moment) held it back.
     SLOT = 2
+    #: Two answers to a query that asks for one value ("What car do I drive?"), the later
+    #: naming a new value of the earlier's kind: marked, the earlier ones shown last.
+    ONE_ANSWER = 3
     #: A change and the state it displaced: marked, the earlier ones shown last.
-    CHANGE = 3
+    CHANGE = 4
 
 
 @dataclass(frozen=True)
@@ -561,13 +587,105 @@ def _evidence(
         # "I'm dog-sitting a beagle this weekend" says nothing about the lasting answer.
         return None, None
     cosine = reading.cosine(i, j)
-    if same_subject and relevant and cosine >= config.same_question_cosine:
-        return Evidence.SIMILAR, None
-    if cosine >= config.answer_cosine and _answer_pair(reading, i, j, config):
-        return Evidence.SIMILAR, None
-    if _rival_answers(reading, i, j, config):
+    if (
+        (same_subject and relevant and cosine >= config.same_question_cosine)
+        or (cosine >= config.answer_cosine and _answer_pair(reading, i, j, config))
+        or _rival_answers(reading, i, j, config)
+    ):
+        if reading.asks_for_one and _one_answer(reading, i, j):
+            return Evidence.ONE_ANSWER, None
         return Evidence.SIMILAR, None
     return None, None
+
+
+#: "My mentor is Ibrahim", "Our vet's Meadowbank": what of the speaker's a statement names.
+_POSSESSED_NOUN = re.compile(
+    r"^\W*(?:my|our)\s+(?:[\w-]+\s+)?(?P<noun>[\w-]+)(?:'s|\s+(?:is|are|was)\b)", re.IGNORECASE
+)
+#: A value that holds some of the time or from later on, beside the earlier one: "On
+#: Fridays I get the bus", "sometimes I work from Leeds", "I'll be at Bosch from June".
+_NOT_INSTEAD = re.compile(
+    r"\b(?:on|at|most|some|other)\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"
+    r"sundays|weekends|days|nights|weeks)\b|\b(?:sometimes|occasionally|now and then|once in a "
+    r"while|some of the time|when it rains|will|shall|won't)\b|'ll\b",
+    re.IGNORECASE,
+)
+#: Getting something, which may be one more beside the earlier.
+_ACQUIRED = re.compile(
+    r"\b(?:bought|buying|picked up|ordered|purchased|grabbed|adopted|treated (?:myself|"
+    r"ourselves) to|got (?:a|an|myself|ourselves|another|a second)\b)",
+    re.IGNORECASE,
+)
+#: Words that say the earlier one went: "sold the Golf and bought a Tesla".
+_LET_GO = re.compile(
+    r"\b(?:sold|selling|traded|trade[ds]? in|replaced|replacing|instead|got rid|gone|gave up|"
+    r"swapped|switched|returned|upgraded|old|totalled|written off|stolen|died|broke|scrapped|"
+    r"no longer|any ?more)\b",
+    re.IGNORECASE,
+)
+#: A thing of someone else's: "my neighbour's cat", "her new car".
+_THEIRS = re.compile(rf"\b(?:{RELATION_NOUNS})'s\b|\b(?:his|her)\b", re.IGNORECASE)
+
+
+def _one_answer(reading: _Reading, i: int, j: int) -> bool:
+    """Whether of two answers to the same question, asked for one value, the later holds
+    instead of the earlier: it says something current, names a new value of the earlier's
+    kind ("Had my first one-to-one with Kwame, my new manager" after "My line manager is
+    Siobhan"), and is about the same person."""
+    n = _later(reading, i, j)
+    o = j if n == i else i
+    clause = _value_clause(reading, n, o)
+    said = cues(clause)
+    if (
+        reading.temporary[n]
+        or said.hypothetical
+        or reading.planned[n] != reading.planned[o]
+        or not _reads_current(said, clause)
+        or (
+            one_off_past(clause)
+            and not (said.change or lasting_change(clause) or begins_lasting(clause))
+            and _NEW_ONE.search(clause) is None
+        )
+    ):
+        # A moment, a stand-in, a maybe or a one-off ("test drove a Tesla at the weekend
+        # just for fun") holds nothing instead; the clause naming the value says so ("had my
+        # eye test, prescription went up to -2.75" says what holds now).
+        return False
+    if reading.over[o] or reading.past[o]:
+        # Only what holds now is displaced: "I grew up in Glasgow" still holds.
+        return False
+    if reading.ranked[o].record.predicate == "name" or (
+        None not in (reading.slots[n], reading.slots[o]) and reading.slots[n] != reading.slots[o]
+    ):
+        # A name changes only by saying so; two different slots answer two questions.
+        return False
+    if reading.query_values & reading.values[o] and not reading.query_values & reading.values[n]:
+        # The query names what the earlier answer is about and the later does not: "When's
+        # my Spanish class?" is not answered by "Choir practice is Wednesdays".
+        return False
+    other = _POSSESSED_NOUN.match(clause)
+    if (
+        other is not None
+        and reading.asked_about & reading.words[o]
+        and not reading.asked_about & _words(other.group("noun"))
+    ):
+        # The later one says who or what another of the speaker's is: "Who is my manager?"
+        # is not answered by "My mentor is Ibrahim" after "My manager is Laura".
+        return False
+    if _ACQUIRED.search(clause) and _LET_GO.search(reading.bodies[n]) is None:
+        # Getting one more is no sign the earlier one went: "bought a Specialized gravel
+        # bike" beside "I ride a Triumph Bonneville".
+        return False
+    if _NOT_INSTEAD.search(clause):
+        # Some of the time, or later: "On Fridays I cycle in", "I'll be at Bosch from June".
+        return False
+    if _THEIRS.search(clause):
+        # Someone else's: "My neighbour's cat, Duchess, keeps sneaking in" for "What's my
+        # cat called?".
+        return False
+    if not reading.values[n] - reading.values[o] or not _names_another_value(reading, n, o):
+        return False
+    return _answers_about_one_person(reading, n, o)
 
 
 def _reads_current(found: Cues, text: str) -> bool:
@@ -820,7 +938,11 @@ def current_first(
         else:
             marked = [members[0].model_copy(update={"latest": True})]
             older = [m.model_copy(update={"latest": False}) for m in members[1:]]
-            if config.earlier_last or (group.evidence is Evidence.CHANGE and config.displaced_last):
+            if (
+                config.earlier_last
+                or (group.evidence is Evidence.CHANGE and config.displaced_last)
+                or group.evidence is Evidence.ONE_ANSWER
+            ):
                 earlier += older
             else:
                 marked += older

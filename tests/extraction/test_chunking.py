@@ -35,10 +35,19 @@ def test_limit_must_be_sensible() -> None:
         ("I report to Dr. Lee. She is kind.", ["I report to Dr. Lee.", "She is kind."]),
         ("We hiked Mt. Hood! Then we ate.", ["We hiked Mt. Hood!", "Then we ate."]),
         ("Rent is 1,200. Email a.b@c.com now.", ["Rent is 1,200.", "Email a.b@c.com now."]),
+        ("Gym at 6 p.m. today, e.g. legs. ok", ["Gym at 6 p.m. today, e.g. legs.", "ok"]),
     ],
 )
 def test_abbreviations_do_not_end_sentences(text: str, sentences: list[str]) -> None:
     assert split_sentences(text) == sentences
+
+
+def test_a_sentence_written_in_lower_case_still_ends() -> None:
+    text = "rent went up to 1,350. anyway can you help me with a letter?"
+    assert split_sentences(text) == [
+        "rent went up to 1,350.",
+        "anyway can you help me with a letter?",
+    ]
 
 
 def test_clauses_split_on_a_new_first_person_subject_only() -> None:

@@ -272,3 +272,41 @@ def test_a_move_dated_in_words_is_dated_and_its_value_kept_clean(
     [fact] = [f for f in LocalExtractor().extract_sync([event]) if f.predicate == "lives_in"]
     assert fact.object == "Munich"
     assert fact.valid_at == T0 - timedelta(days=days_before)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "obj"),
+    [
+        ("Moved to Nottingham last month, still got boxes everywhere.", "Nottingham"),
+        ("I moved to Nottingham last month \u2014 still got boxes everywhere.", "Nottingham"),
+        ("I moved to Nottingham - still got boxes everywhere.", "Nottingham"),
+        ("Update - moved to Leeds", "Leeds"),
+    ],
+)
+async def test_a_dropped_subject_or_a_dash_still_gives_the_slot(sentence: str, obj: str) -> None:
+    [fact] = await _facts(_event(sentence))
+    assert (fact.subject, fact.predicate, fact.object) == ("user", "lives_in", obj)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ravi? Left Google.",
+        "Big Dave - left Google last week",
+        "My brother is in a mess. Moved back in with mum.",
+    ],
+)
+async def test_a_clause_without_subject_after_someone_else_fills_no_slot_of_the_speakers(
+    text: str,
+) -> None:
+    facts = await _facts(_event(text))
+    assert [(f.kind, f.predicate) for f in facts] == [(Kind.EPISODIC, "said")]
+    assert facts[0].text == f"User: {text}"
+
+
+async def test_a_lower_case_message_keeps_its_statement_before_the_question() -> None:
+    facts = await _facts(
+        _event("Hi! What can I do for you?", id="a1", author="model"),
+        _event("ugh the landlord put the rent up to 1,350. anyway can you help me tidy a letter?"),
+    )
+    assert [f.text for f in facts] == ["User: ugh the landlord put the rent up to 1,350."]

@@ -48,3 +48,30 @@ def test_between_people_questions_about_the_other_are_kept() -> None:
     assert salient_part(question, addressed_to_agent=False) == question
     assert salient_part(question, addressed_to_agent=True) is None
     assert salient_part("Where do I live?", addressed_to_agent=False) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("My sister lives in Oslo, have you been?", "My sister lives in Oslo"),
+        ("Moved to Leeds last month, any tips for meeting people?", "Moved to Leeds last month"),
+        (
+            "spin got cancelled so I do boxercise now, what should I eat after?",
+            "spin got cancelled so I do boxercise now",
+        ),
+    ],
+)
+def test_a_statement_before_a_question_is_kept(sentence: str, kept: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) == kept
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Where do I live, again?",
+        "Should I switch to EE, my contract is up?",
+        "Quick one, what time is it?",
+    ],
+)
+def test_a_question_that_only_asks_is_dropped(sentence: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) is None

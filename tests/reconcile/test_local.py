@@ -65,6 +65,10 @@ async def _decide(before: str, after: str) -> Decision | None:
             "I quit the chess club, Sundays are for climbing.",
         ),
         ("I love horror films.", "I don't love horror films any more."),
+        # The slot's noun names the one the speaker had, beside what took its place.
+        ("I drive a Ford Fiesta.", "Ended up selling my old car and getting a Kia Niro."),
+        # Said without "I", as chat drops it.
+        ("I live in Leicester.", "Moved to Nottingham last month, boxes everywhere."),
     ],
 )
 async def test_updates_in_free_wording_replace(before: str, after: str) -> None:
@@ -95,6 +99,12 @@ async def test_updates_in_free_wording_replace(before: str, after: str) -> None:
         ("My manager is Grace.", "Grace's manager retired last month."),
         ("I live in Boston.", "Imagine living in Hawaii, no snow ever."),
         ("I'm vegetarian.", "I don't eat mushrooms either, can't stand them."),
+        # "My old phone" with nothing in its place may be one before the current one.
+        ("My phone is an iPhone 15.", "Sold my old phone to a mate."),
+        # Someone named alone, then what they did.
+        ("I work at Google.", "Ravi? Left Google."),
+        ("I work at Google.", "Big Dave - left Google last week."),
+        ("I'm vegetarian.", "my husband's doing keto now, the house smells of bacon."),
     ],
 )
 async def test_look_alikes_never_replace(before: str, after: str) -> None:

@@ -165,6 +165,12 @@ _NAMED_KIN_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+)){_THEIR_RELATION}",
     re.IGNORECASE,
 )
+#: "Priya's new Audi is gorgeous", "Dan's flight is on the 21st": a thing of a named
+#: person's, theirs whoever else the sentence names.
+_NAMED_THING_SUBJECT = LazyPattern(
+    rf"{_LEAD_IN}(?P<name>{_NAME})'s\s+{_ADJECTIVES}(?:[\w-]+\s+){{1,2}}?{_VERB}",
+    re.IGNORECASE,
+)
 #: The speaker as a subject or an object.
 _SPEAKER = r"i|i'm|i've|i'd|i'll|me|mine|we|we're|we've|us"
 _FIRST_PERSON = LazyPattern(rf"\b(?:{_SPEAKER}|my|our)\b", re.I)
@@ -205,6 +211,9 @@ _SUBJECT_READ_CHARS = 1000
 _CONJOINED = LazyPattern(
     r",\s+(?=(?:so|and|but|now|then|because|cos|which|i|i'm|i've|we|we're|we've)\b)"
     r"|\s+(?:because|cos)\s+|;\s*|\s+[\u2013\u2014-]\s+"
+    # "and then" goes on with what happened next ("My dad reads the Telegraph and then rings
+    # me about it").
+    r"|,?\s+and\s+then\s+"
     # "and" or "but" before a pronoun subject ("Tom left Deloitte and I took over his
     # clients", "Sara switched to Tidal but I'm sticking with Spotify").
     r"|\s+(?:and|but)\s+(?=(?:i|i'm|i've|i'd|we|we're|we've|he|she|they)\b)"
@@ -235,6 +244,40 @@ def split_conjoined(text: str) -> tuple[str, ...]:
             then = _THEN_THE_SPEAKER.match(part)
             found.extend((then.group(1), part[then.end() :]) if then else (part,))
     return tuple(part for part in found if part)
+
+
+#: Words that open a lead-in or a fragment without naming anyone, beside `_OPENERS`: "Update
+#: - moved to Leeds", "Correction: it's the 5th".
+_LEAD_NOUNS = frozenset(
+    "update news correction edit reminder confession warning note heads fyi psa plot twist "
+    "congrats cheers thanks sorry oops".split()
+)
+#: Someone named alone, before what they did: "Ravi? Left Google.", "Big Dave - left
+#: Google", "My sister: moved to Leeds", "Mum -".
+_SOMEONE_ALONE = LazyPattern(
+    rf"^\W*+(?:(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})(?:s|es)?"
+    r"|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan)"
+    # A name is no verb: "Finished Middlemarch!" is the speaker's news.
+    r"|(?:(?i:big|little|old|young)\s+)?(?!(?i:[a-z]+(?:ed|ing)|" + IRREGULAR + r")\b)"
+    rf"(?P<name>{_NAME})(?:\s+(?-i:[A-Z][a-z]+))?)"
+    r"\s*[?!.:,\u2013\u2014-]*\s*$",
+    re.IGNORECASE,
+)
+
+
+@remembered
+def names_someone_alone(text: str) -> bool:
+    """Whether `text` only names someone, as a fragment or a lead-in of its own ("Ravi?",
+    "Big Dave -", "My sister:"): what follows without a subject is theirs, not the
+    speaker's ("Ravi? Left Google.")."""
+    found = _SOMEONE_ALONE.match(text)
+    if found is None:
+        return False
+    name = found.group("name")
+    if name is None:
+        return True
+    word = name.lower()
+    return not (word in _OPENERS or word in _LEAD_NOUNS or _STRETCHED.search(word))
 
 
 @remembered
@@ -318,6 +361,9 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     kin = _NAMED_KIN_SUBJECT.match(text)
     if kin is not None and _SPEAKER_IN_PREDICATE.search(text, kin.end()) is None:
         return person_words(f"{kin.group('name')} {kin.group('of')}")
+    thing = _NAMED_THING_SUBJECT.match(text)
+    if thing is not None and thing.group("name").lower() not in _OPENERS:
+        return frozenset({thing.group("name").lower()})
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
     people = _PEOPLE_SUBJECT.match(text)
@@ -383,6 +429,12 @@ _KIN = {
     **dict.fromkeys(("dad", "father"), "father"),
     **dict.fromkeys(("gran", "grandma", "nan", "nana", "grandmother"), "grandmother"),
     **dict.fromkeys(("grandpa", "granddad", "grandfather"), "grandfather"),
+    # Chat's short forms: "hubby left St Mary's" is news of "my husband".
+    **dict.fromkeys(("hubby", "husband"), "husband"),
+    **dict.fromkeys(("bf", "boyfriend"), "boyfriend"),
+    **dict.fromkeys(("gf", "girlfriend"), "girlfriend"),
+    **dict.fromkeys(("bro", "brother"), "brother"),
+    **dict.fromkeys(("sis", "sister"), "sister"),
 }
 _KIN_GROUPS = {
     "parent": ("mother", "father"),

@@ -19,7 +19,13 @@ _TEMPORARY = LazyPattern(
     r"nights?|hours?)|until (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
-    r"rented|borrowed|next (?:week|month|weekend))\b",
+    r"rented|borrowed|next (?:week|month|weekend)|"
+    # A stand-in while the usual one is away, a trial, a go for fun: "I'm on my old Motorola
+    # while it's in for repair", "signed up for the free trial", "test drove a Tesla".
+    r"in for (?:a )?(?:repairs?|service|servicing|fixing)|courtesy car|loan(?:er)? (?:car|phone|"
+    r"laptop|bike)|(?:free )?trial|test[- ]?(?:drove|drive|driving|driven|rode|ride|riding|ridden)|"
+    r"(?:just )?for fun|"
+    r"just to (?:try|see|test|watch)|for the time being|temporarily)\b",
     re.IGNORECASE,
 )
 #: "as of this week", "since this morning": the start of a lasting change, not a moment.

@@ -8,6 +8,7 @@ from adk_memory.extraction.cues import (
     THIRD_PERSON,
     includes,
     is_relation,
+    names_someone_alone,
     person_words,
     relation_names,
     reported_about,
@@ -270,3 +271,28 @@ def test_split_conjoined_parts_clauses_whose_subjects_may_differ() -> None:
     assert split_conjoined("Tom, who I live with, switched to Tidal.") == (
         "Tom, who I live with, switched to Tidal.",
     )
+    # "and then" goes on with what happened next.
+    assert split_conjoined("My dad reads the Telegraph and then rings me about it.") == (
+        "My dad reads the Telegraph",
+        "rings me about it.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "alone"),
+    [
+        ("Ravi?", True),
+        ("Big Dave -", True),
+        ("My sister:", True),
+        ("Mum -", True),
+        ("Tom Jones?", True),
+        ("Update -", False),
+        ("Big news:", False),
+        ("Crazy week.", False),
+        ("Finished Middlemarch!", False),
+        ("Sooo", False),
+        ("Ravi left Google.", False),
+    ],
+)
+def test_someone_named_alone_before_their_news(text: str, alone: bool) -> None:
+    assert names_someone_alone(text) is alone

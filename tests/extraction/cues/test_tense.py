@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from adk_memory.extraction.cues import (
     begins_lasting,
     cues,
@@ -65,6 +67,19 @@ def test_a_state_told_as_over_is_the_past() -> None:
 def test_an_occasion_bounds_a_stay_to_a_passing_moment() -> None:
     assert cues("Ravi is in Mumbai for a wedding.").temporary
     assert cues("I'm in Leeds for the festival.").temporary
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm on my old Motorola while it's in for repair.",
+        "Signed up for the Disney free trial to watch one show.",
+        "Test drove a Tesla Model 3 just for fun.",
+        "They gave me a courtesy car.",
+    ],
+)
+def test_a_stand_in_or_a_trial_is_temporary(text: str) -> None:
+    assert cues(text).temporary
 
 
 def test_change_wording() -> None:

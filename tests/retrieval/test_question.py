@@ -1,0 +1,40 @@
+"""What a recall query asks for: one current value, or possibly several."""
+
+from __future__ import annotations
+
+import pytest
+
+from adk_memory.retrieval.question import OneValue, asks_for_one
+
+
+@pytest.mark.parametrize(
+    ("query", "about"),
+    [
+        ("What car do I drive?", "car"),
+        ("Which gym do I go to?", "gym"),
+        ("Who is my manager?", "manager"),
+        ("What's my glasses prescription?", "glasses prescription"),
+        ("What dress size am I?", "dress size"),
+        ("so what phone have I got?", "phone"),
+        ("Where do I live?", ""),
+        ("When is my wedding?", ""),
+    ],
+)
+def test_a_question_for_one_value(query: str, about: str) -> None:
+    assert asks_for_one(query) == OneValue(about)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What sports do I play?",
+        "What are my hobbies?",
+        "What food do I like?",
+        "Where did I grow up?",
+        "What was my first car?",
+        "Tell me about my week.",
+        "recommend a podcast",
+    ],
+)
+def test_a_list_the_past_or_no_question_asks_for_no_one_value(query: str) -> None:
+    assert asks_for_one(query) is None
