@@ -666,11 +666,11 @@ async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_hist
     engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
 ) -> None:
     """A question that asks for one value holds one answer now: the later rival answer comes
-    first, marked latest; the earlier is marked and shown after every other memory."""
+    first, marked latest; the earlier is marked earlier."""
     ranked, first, second = await _later(engine, clock, before, after, probe)
     assert ranked[0].record.id == second and ranked[0].latest is True
     [earlier] = [m for m in ranked if m.record.id == first]
-    assert earlier.latest is False and ranked[-1] is earlier
+    assert earlier.latest is False
 
 
 @pytest.mark.parametrize(

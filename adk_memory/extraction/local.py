@@ -29,6 +29,7 @@ from adk_memory.extraction.cues import (
     moved_thing,
     names_someone_alone,
     recipient,
+    scoped,
     subject_words,
 )
 from adk_memory.extraction.salience import is_small_talk, salient_part
@@ -396,11 +397,6 @@ _THIRD_PERSON = re.compile(
     re.IGNORECASE,
 )
 _IRREGULAR = {"is": "am", "'s": "'m", "has": "have", "does": "do", "doesn't": "don't", "goes": "go"}
-#: Context that scopes a statement ("For side projects I write Rust", "In winter I swim at
-#: the leisure centre"): a value beside others, never a one-at-a-time slot.
-_SCOPED = re.compile(
-    r"^(?:for|in|on|at|during|when|with|outside|besides|apart from)\b[^,]*?\bi\b", re.IGNORECASE
-)
 _INTRODUCTION = re.compile(
     r"^\W*(?:hi|hello|hey|hiya)\b|\bnice to meet\b|\bmy name\b|\bintroduce\b", re.IGNORECASE
 )
@@ -503,7 +499,7 @@ def match_slot(
     if not said.lasting:
         return None
     core = mask(_core(sentence))
-    if _SCOPED.match(core):
+    if scoped(core):
         return None
     readings: list[tuple[str | None, str]] = [(None, core)]
     if dropped == "speaker" and _DROPPED_SUBJECT.match(core):

@@ -32,12 +32,18 @@ _WHAT_NOUN = re.compile(
 )
 #: "Who's my manager?", "Where do I live?", "Where is my office?", "When's my wedding?".
 _ONE_BY_WORDING = re.compile(
-    _OPENING + r"(?:who(?:'s|\s+is)\s+(?:my|our)\s+(?:[\w'-]+\s+)?(?P<noun>[\w'-]+)\s*\?*\s*$"
+    _OPENING + r"(?:who(?:'s|\s+is)\s+(?:my|our)\s+(?P<noun>(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
+    r"(?:\s+(?:with|at|for|from|through))?\s*\?*\s*$"
     r"|where\s+(?:do|does)\s+(?:i|we)\s+(?:live|work|stay)(?:\s+now|\s+these days)?\s*\?*\s*$"
-    r"|(?:where|when)(?:'s|\s+is)\s+(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?\s*\?*\s*$"
-    r"|how much\s+(?:is|do\s+(?:i|we)\s+pay)\b)",
+    r"|who\s+do\s+(?:i|we)\s+(?:report to|work for|bank with)\s*\?*\s*$"
+    r"|(?:where|when)(?:'s|\s+is)\s+(?:my|our)\s+(?P<event>[\w'-]+(?:\s+[\w'-]+)?)\s*\?*\s*$"
+    r"|how much\s+(?:is|are)\s+(?:my|our)\s+(?P<priced>(?:[\w'-]+\s+)?[\w'-]+?)\s*\?*\s*$"
+    r"|how much\s+(?:(?P<paid>[\w'-]+)\s+)?do\s+(?:i|we)\s+pay"
+    r"(?:\s+(?:in|for)\s+(?P<paid_in>[\w'-]+))?\b)",
     re.IGNORECASE,
 )
+#: The groups of `_ONE_BY_WORDING` that name what it asks about.
+_ABOUT_GROUPS = ("noun", "event", "priced", "paid", "paid_in")
 #: Nouns that are singular in form but usually hold several things ("What food do I like?").
 _MASS = frozenset(
     "food music exercise medication medicine stuff kind sort type genre art gear kit equipment "
@@ -73,7 +79,10 @@ def asks_for_one(query: str) -> OneValue | None:
             noun = found.group("noun")
             return OneValue(noun.lower()) if _singular(noun) else None
     found = _ONE_BY_WORDING.match(text)
-    return None if found is None else OneValue(found.group("noun") or "")
+    if found is None:
+        return None
+    about = next((found.group(g) for g in _ABOUT_GROUPS if found.group(g)), "")
+    return OneValue(about.lower())
 
 
 __all__ = ["OneValue", "asks_for_one"]

@@ -17,7 +17,7 @@ from adk_memory.retrieval.question import OneValue, asks_for_one
         ("What dress size am I?", "dress size"),
         ("so what phone have I got?", "phone"),
         ("Where do I live?", ""),
-        ("When is my wedding?", ""),
+        ("When is my wedding?", "wedding"),
     ],
 )
 def test_a_question_for_one_value(query: str, about: str) -> None:

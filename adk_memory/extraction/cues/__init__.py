@@ -49,6 +49,7 @@ from adk_memory.extraction.cues.tense import (
     lasting_event,
     one_off_past,
     present_state,
+    scoped,
     told_as_over,
 )
 from adk_memory.extraction.cues.words import content_words, negates, split_items, strip_speaker
@@ -79,6 +80,7 @@ __all__ = [
     "recipient",
     "relation_names",
     "reported_about",
+    "scoped",
     "split_conjoined",
     "split_items",
     "strip_speaker",

@@ -104,9 +104,10 @@ _PEOPLE_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:{_QUANTIFIER}\s+|{_HOW_MANY}\s+|(?:the|a|an|this|that|some|his|her|their)\s+)?"
     r"(?:(?:whole|entire|new|other|old|same)\s+)*"
     r"(?:(?P<someone>guys?|girls?|lads?|blokes?|m[ae]n|wom[ae]n|lady|ladies|dudes?|people|"
-    r"folks|person|everyone|everybody|someone|somebody|nobody|no one)"
+    r"folks|person|everyone|everybody|someone|somebody|nobody|no one|couples?)"
     # A group is also a thing ("Office moved to Leeds" is news of "the Manchester office").
-    r"|(?P<group>office|team|family|department|company|class))\b"
+    # A group may be named by what it does: "Half the bridges team moved to Atkins".
+    r"|(?:[a-z]+\s+)?(?P<group>office|team|family|department|company|class))\b"
     rf"{_MODIFIER}(?P<predicate>\s+{_VERB})",
     re.IGNORECASE,
 )
@@ -156,7 +157,9 @@ _GOT_SOMEONE = LazyPattern(
     rf"{_LEAD_IN}(?:(?:i|we)\s+)?(?:just\s+|finally\s+)?"
     r"(?:got|bought|gave|ordered|sent|gifted|found|picked up|handed down|passed on)\s+"
     rf"(?:(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\s+(?:a|an|the|some|two|new)\b"
-    rf"|(?:[\w'-]+\s+){{1,5}}?(?:for|to)\s+(?:my|our)\s+{_ADJECTIVES}(?P<for>{RELATION_NOUNS})\b)"
+    rf"|(?:[\w'-]+\s+){{1,5}}?(?:for|to)\s+(?:(?:my|our)\s+{_ADJECTIVES}(?P<for>{RELATION_NOUNS})"
+    # A parent without "my": "Ordered a Pixel 8 for Dad's birthday".
+    r"|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan)(?:'s)?)\b)"
     r"(?!.*\b(?:me|myself|us|ourselves|and i)\b)",
     re.IGNORECASE,
 )
@@ -285,7 +288,9 @@ def recipient(text: str) -> str | None:
     """Whom the speaker got the thing a statement names, when not themselves: "Got my mum a
     Samsung A54 for her birthday" → "mum"; "Bought a Polo for my daughter" → "daughter"."""
     got = _GOT_SOMEONE.match(text)
-    return None if got is None else (got.group("who") or got.group("for")).lower()
+    if got is None:
+        return None
+    return str(got.group("who") or got.group("for") or got.group("kin")).lower()
 
 
 #: Where the subject of a sentence written without capitals starts: after a short sentence
@@ -361,8 +366,10 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     kin = _NAMED_KIN_SUBJECT.match(text)
     if kin is not None and _SPEAKER_IN_PREDICATE.search(text, kin.end()) is None:
         return person_words(f"{kin.group('name')} {kin.group('of')}")
-    thing = _NAMED_THING_SUBJECT.match(text)
+    thing = _NAMED_THING_SUBJECT.match(text) if possessed else None
     if thing is not None and thing.group("name").lower() not in _OPENERS:
+        # Asked for a thing that acts, a named person's thing is theirs: "Priya's new Audi
+        # is gorgeous" is no news of the speaker's car.
         return frozenset({thing.group("name").lower()})
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})

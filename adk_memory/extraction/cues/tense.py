@@ -25,7 +25,18 @@ _TEMPORARY = LazyPattern(
     r"in for (?:a )?(?:repairs?|service|servicing|fixing)|courtesy car|loan(?:er)? (?:car|phone|"
     r"laptop|bike)|(?:free )?trial|test[- ]?(?:drove|drive|driving|driven|rode|ride|riding|ridden)|"
     r"(?:just )?for fun|"
-    r"just to (?:try|see|test|watch)|for the time being|temporarily)\b",
+    r"just to (?:try|see|test|watch)|for the time being|temporarily|"
+    # A holiday or a leave: "Staying at my parents' over Christmas", "on maternity leave".
+    r"over (?:christmas|easter|the holidays|the bank holiday|new year|half term|the summer)|"
+    r"(?:maternity|paternity|sick|compassionate) leave|"
+    # The usual one out for a day, so another instead: "The gym was shut so I swam at
+    # Ponds Forge instead", "Buses were on strike".
+    r"(?:was|were|is|are) (?:shut|closed|cancelled|full|booked up|out of order|on strike)|"
+    r"on strike|half the (?:week|time)|during term|in term time|"
+    # A trip in another car, or a one-off in place of the usual: "Driving a Fiat Tipo around
+    # Sicily", "so I did a class at Fitness First instead".
+    r"(?:driving|riding|cycling|touring) [^.,;]{1,40}? around (?-i:[A-Z])\w*|"
+    r"so (?:i|we) (?:did|went|swam|got|took|had|used|drove|walked|cycled)\b[^.]{0,60}\binstead)\b",
     re.IGNORECASE,
 )
 #: "as of this week", "since this morning": the start of a lasting change, not a moment.
@@ -45,9 +56,31 @@ _HYPOTHETICAL = LazyPattern(
     r"going to|gonna|want(?:s)? to|"
     r"hope to|hoping to|wish|someday|one day|maybe|perhaps|probably|possibly|i think|i guess|"
     r"not sure|might be|dream(?:ing)? of|tempted to|interview(?:ed)? (?:at|with|for)|"
-    r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for))\b",
+    r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for)|"
+    # A wish, or someone's wrong belief: "Saving up for the Pixel 9", "Fancy the Galaxy
+    # S24", "People always assume I drive a Tesla", "The pharmacy keeps thinking my GP is".
+    r"saving (?:up )?for|lusting after|fancy|eyeing(?: up)?|obsessed with the new|"
+    r"tempted by|not for me|assumes?|assumed|keeps? thinking|thinks? (?:i|my)|mistakes? me)\b",
     re.IGNORECASE,
 )
+#: Context that scopes a statement: "For side projects I write Rust", "In winter I swim at
+#: the leisure centre", "For long trips we take the Volvo", "In Football Manager I'm in
+#: charge of Wrexham". A value beside others, never a one-at-a-time slot. A month or a year
+#: dates, it does not scope ("In March I moved to Leeds").
+_SCOPED = LazyPattern(
+    r"^\W*(?:for|in|on|at|during|when|with|outside|besides|apart from)\b"
+    r"(?!\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|(?:19|20)\d\d)\b)"
+    r"[^,]*?\b(?:i|i'm|i've|we|we're|we've|it's|my|our)\b",
+    re.IGNORECASE,
+)
+
+
+def scoped(text: str) -> bool:
+    """Whether a context opening `text` bounds what it says to that context (`_SCOPED`)."""
+    return _SCOPED.search(text) is not None
+
+
 #: Words before a "too" of degree, not of addition, when a word follows ("the lessons got
 #: too pricey", "it was too itchy", "way too far"; "my Italian is too." adds).
 _DEGREE_BEFORE_TOO = (

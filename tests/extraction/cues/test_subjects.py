@@ -78,6 +78,8 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
     assert subject_words("Finally upgraded to a Pixel.") == frozenset()
     # A name's possession is no subject, and a lead-in is no longer than two words.
     assert subject_words("Callum's car is a Fiat.") == frozenset()
+    # Asked for a thing that acts, it is theirs.
+    assert subject_words("Priya's new Audi is gorgeous.", possessed=True) == {"priya"}
     assert subject_words("Maisie's quit dance, she's into gymnastics now.") == {"maisie"}
     # A thing of the speaker's acts only when asked for, and never when the speaker is named.
     assert subject_words("My team just hired two interns.", possessed=True) == {"team"}
@@ -122,7 +124,7 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("O'Brien left Google.", {"o'brien"}),
         ("Zoë left Google.", {"zoë"}),
         ("JJ left Google.", {"jj"}),
-        ("My bf switched to Tidal.", {"bf"}),
+        ("My bf switched to Tidal.", {"boyfriend"}),
         # What the speaker got someone is theirs.
         ("Got my mum a Samsung A54 for her birthday.", {"mother"}),
         ("Bought a Polo for my daughter.", {"daughter"}),
