@@ -22,6 +22,7 @@ from adk_memory.extraction.base import ExtractionResult
 from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
 from adk_memory.extraction.cues import (
     COUNT,
+    KIN_WITHOUT_MY,
     RELATION_NOUNS,
     arrived,
     cues,
@@ -390,7 +391,7 @@ def names_no_one(value: str) -> bool:
 #: A parent or grandparent goes without "my" too ("Mum moved to York").
 _THIRD_PERSON = re.compile(
     rf"^(?:(?:my|our) (?P<np>(?:(?:best|old|new|older|younger|little|big|other|eldest|youngest|"
-    rf"twin|ex-?)\s+)*(?:{RELATION_NOUNS}))|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan))"
+    rf"twin|ex-?)\s+)*(?:{RELATION_NOUNS}))|(?P<kin>{KIN_WITHOUT_MY}))"
     # The verb may be contracted onto the subject: "my husband's doing keto now".
     rf"(?:\s+(?P<name>(?-i:[A-Z][a-z]+)))?(?:\s+|(?='))"
     r"(?P<verb>[a-z']+)\b(?P<rest>.*)$",

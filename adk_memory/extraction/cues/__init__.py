@@ -28,6 +28,7 @@ from adk_memory.extraction.cues.changes import (
 )
 from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.subjects import (
+    KIN_WITHOUT_MY,
     RELATION_NOUNS,
     THIRD_PERSON,
     includes,
@@ -56,6 +57,7 @@ from adk_memory.extraction.cues.words import content_words, negates, split_items
 
 __all__ = [
     "COUNT",
+    "KIN_WITHOUT_MY",
     "RELATION_NOUNS",
     "THIRD_PERSON",
     "Cues",

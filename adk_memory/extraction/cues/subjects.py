@@ -21,6 +21,10 @@ RELATION_NOUNS = (
 )
 
 
+#: Kin named without "my" ("Mum moved to York", "a Pixel for Dad's birthday").
+KIN_WITHOUT_MY = r"mum|mom|mam|dad|gran|grandma|grandpa|nan"
+
+
 _ADJECTIVES = (
     r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
 )
@@ -159,7 +163,7 @@ _GOT_SOMEONE = LazyPattern(
     rf"(?:(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\s+(?:a|an|the|some|two|new)\b"
     rf"|(?:[\w'-]+\s+){{1,5}}?(?:for|to)\s+(?:(?:my|our)\s+{_ADJECTIVES}(?P<for>{RELATION_NOUNS})"
     # A parent without "my": "Ordered a Pixel 8 for Dad's birthday".
-    r"|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan)(?:'s)?)\b)"
+    rf"|(?P<kin>{KIN_WITHOUT_MY})(?:'s)?)\b)"
     r"(?!.*\b(?:me|myself|us|ourselves|and i)\b)",
     re.IGNORECASE,
 )
@@ -259,7 +263,7 @@ _LEAD_NOUNS = frozenset(
 #: Google", "My sister: moved to Leeds", "Mum -".
 _SOMEONE_ALONE = LazyPattern(
     rf"^\W*+(?:(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})(?:s|es)?"
-    r"|(?P<kin>mum|mom|mam|dad|gran|grandma|grandpa|nan)"
+    rf"|(?P<kin>{KIN_WITHOUT_MY})"
     # A name is no verb: "Finished Middlemarch!" is the speaker's news.
     r"|(?:(?i:big|little|old|young)\s+)?(?!(?i:[a-z]+(?:ed|ing)|" + IRREGULAR + r")\b)"
     rf"(?P<name>{_NAME})(?:\s+(?-i:[A-Z][a-z]+))?)"
