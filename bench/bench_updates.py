@@ -1,13 +1,14 @@
 """Knowledge updates inside real conversation: is the current value first, is a true fact kept?
 
-    .venv/bin/python -m bench.bench_updates [--split dev|dev2|heldout|blind|all]
+    .venv/bin/python -m bench.bench_updates [--split dev|dev2|dev3|heldout|blind|heldout3|all]
         [--path local|gemini|both]
         [--live] [--skip-locomo] [--json] [--verbose]
 
-The suite (`bench/updates/dev.json`, `dev2.json`, `heldout.json` and `blind.json`, written
-for this benchmark; `dev2` and `blind` each by another author, `blind` scored but never read
-while the code was tuned) holds three kinds of case, each two or three dated sessions of one
-user with an agent:
+The suite (`bench/updates/<split>.json`, written for this benchmark: `dev`, `dev2` and `dev3`
+were tuned against; `heldout`, `blind` and `heldout3` give the held-out figures, and `blind`
+and `heldout3` were scored but never read while the code was tuned; `dev2`, `dev3`, `blind`
+and `heldout3` each come from authors who had seen no other split) holds three kinds of case,
+each two or three dated sessions of one user with an agent:
 
 - **update**: a first session states a value ("I drive a VW Golf"), a later one changes it in
   any phrasing ("Traded in the Golf for an e-bike"); the probe ("What do I use to get
@@ -62,7 +63,7 @@ from bench.report import command_line, machine, table
 
 MODULE = "bench.bench_updates"
 DATA_DIR = Path(__file__).resolve().parent / "updates"
-SPLITS = ("dev", "dev2", "heldout", "blind")
+SPLITS = ("dev", "dev2", "dev3", "heldout", "blind", "heldout3")
 CaseKind = Literal["update", "compatible", "keep"]
 PathName = Literal["local", "gemini"]
 
@@ -230,7 +231,7 @@ def validate(cases: Sequence[Case], filler: Filler) -> None:
 
 
 def load_split(split: str, data_dir: Path = DATA_DIR) -> Suite:
-    """Reads and validates one split file (`dev`, `dev2`, `heldout` or `blind`)."""
+    """Reads and validates one split file (one of `SPLITS`)."""
     raw = json.loads((data_dir / f"{split}.json").read_text(encoding="utf-8"))
     f = raw["filler"]
     filler = Filler(
@@ -250,7 +251,7 @@ def load_suite(split: str = "dev", data_dir: Path = DATA_DIR) -> Suite:
     """One split, or `all` of them (ids are unique across splits)."""
     names = SPLITS if split == "all" else (split,)
     if any(n not in SPLITS for n in names):
-        raise SuiteError(f"unknown split {split!r}: choose dev, dev2, heldout, blind or all")
+        raise SuiteError(f"unknown split {split!r}: choose one of {', '.join(SPLITS)} or all")
     suites = [load_split(n, data_dir) for n in names]
     cases = tuple(c for s in suites for c in s.cases)
     ids = Counter(c.id for c in cases)

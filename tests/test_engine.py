@@ -745,6 +745,80 @@ async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
 
 
 @pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        # One more of its kind, not one instead.
+        (
+            "My personal phone is an iPhone 15.",
+            "Work handed me a Samsung Galaxy A54 as a separate work phone, so now I carry two.",
+            "What's my personal phone?",
+        ),
+        (
+            "My own laptop is a Framework 13.",
+            "The office issued me an HP EliteBook for work, locked down to hell.",
+            "What's my personal laptop?",
+        ),
+        # Within a context.
+        (
+            "I support Brentford, season ticket and all.",
+            "On FIFA I always play as Real Madrid though.",
+            "Which football team do I support?",
+        ),
+        (
+            "My mobile is 07911 204887.",
+            "For the etsy shop I use a virtual number, 0161 496 0732.",
+            "What's my mobile number?",
+        ),
+        # Denied.
+        (
+            "My manager is Ngozi Eze.",
+            "Just to be clear, Martin Holloway is not my manager, he just acts like it.",
+            "Who is my manager?",
+        ),
+        (
+            "I live in Harrogate.",
+            "For the record I am NOT moving to Leeds, whatever my mum says.",
+            "Where do I live?",
+        ),
+        # What the speaker had before.
+        (
+            "I use a Pixel 7a.",
+            "Found my old BlackBerry Bold in a drawer, it still turns on!",
+            "What phone do I use?",
+        ),
+        # Someone else's thing, someone's belief, someone else's news after an emoji.
+        (
+            "My broadband's with Zen Internet.",
+            "Set my gran's broadband up with Plusnet, she's finally online!",
+            "Who's my broadband provider?",
+        ),
+        (
+            "I live in Dundee.",
+            "My new colleague keeps saying I'm from Aberdeen, I've corrected him three times now.",
+            "Where do I live?",
+        ),
+        (
+            "My rent is 820 a month.",
+            "My dad keeps telling people I pay 1,000 for this place, he's miles off.",
+            "How much is my rent?",
+        ),
+        (
+            "Our dog is called Biscuit, he's a beagle.",
+            "Tomasz got a puppy and named it Pretzel 😂 we're doing a playdate on saturday",
+            "What's my dog called?",
+        ),
+    ],
+)
+async def test_a_look_alike_never_goes_above_the_answer_to_a_one_value_question(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    ranked, first, _ = await _later(engine, clock, before, after, probe)
+    assert (await engine.get(first)).status is Status.ACTIVE
+    assert ranked[0].record.id == first
+    assert ranked[0].latest is not False
+
+
+@pytest.mark.parametrize(
     ("state", "report", "probe"),
     [
         (

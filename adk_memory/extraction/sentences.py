@@ -31,8 +31,10 @@ _COMMA_MASK = "\ue001"
 #: A sentence ends at a stop, "!" or "?" before the next word, capitalised or not: chat is
 #: often written in lower case ("rent went up to 1,350. anyway can you help me?"), and read
 #: as one sentence the question at its end would make the statement before it a question.
-#: Stops that end no sentence ("Dr.", "e.g.", "3.5") are masked first.
-_SENTENCE = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?\w)|\n+")
+#: Stops that end no sentence ("Dr.", "e.g.", "3.5") are masked first. In chat an emoji ends
+#: one too ("Tomasz got a puppy and named it Pretzel 😂 we're doing a playdate").
+_EMOJI = "\u2600-\u27bf\U0001f300-\U0001faff"
+_SENTENCE = re.compile(rf"(?:(?<=[.!?])[\"')\]]*|(?<=[{_EMOJI}\ufe0f]))\s+(?=[\"'(\[]?\w)|\n+")
 # A new clause with its own first-person subject: "..., and I ...", "... but we ...",
 # "...; my ...", "..., so I ...", "..., I'm ...".
 _CLAUSE = re.compile(

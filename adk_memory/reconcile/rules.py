@@ -22,6 +22,7 @@ import re
 from adk_memory.extraction.cues import RELATION_NOUNS as _RELATION
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
+    another_of_its_kind,
     arrived,
     content_words,
     cues,
@@ -255,6 +256,11 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         ):
             # "Ravi left Google" over "my best friend Ravi works at Google".
             return Decision.REPLACE
+        return None
+    which = another_of_its_kind(strip_speaker(fact.text))
+    if which is not None and not fact.replaces and which not in content_words(record.text):
+        # One more of its kind holds beside the usual one: "work gave me a Samsung as a
+        # separate work phone" leaves "my personal phone is an iPhone 15" true.
         return None
     if record.kind is Kind.EPISODIC or not record.predicate:
         return _displaces_episode(fact, record)

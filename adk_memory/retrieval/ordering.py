@@ -58,6 +58,7 @@ from adk_memory.extraction.cues import (
     RELATION_NOUNS,
     THIRD_PERSON,
     Cues,
+    another_of_its_kind,
     begins_lasting,
     content_words,
     cues,
@@ -67,6 +68,7 @@ from adk_memory.extraction.cues import (
     is_relation,
     lasting_change,
     lasting_event,
+    moved_thing,
     negates,
     one_of_several,
     one_off_past,
@@ -81,7 +83,7 @@ from adk_memory.extraction.cues import (
     subject_words,
     told_as_over,
 )
-from adk_memory.extraction.sentences import mask, split_sentences, unmask
+from adk_memory.extraction.sentences import mask, unmask
 from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import Kind, ScoredMemory
 from adk_memory.retrieval.question import asks_for_one
@@ -169,6 +171,11 @@ def _stated(memory: ScoredMemory) -> tuple[object, ...]:
 
 #: A name or a number inside a sentence: "MacBook Pro", "40 km", "the 19th".
 _VALUE = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'-]*")
+#: A name opening a sentence, told from a common word by its shape: a digit or a capital
+#: inside it ("PS5 arrived yesterday", "MacBook died"); "Work issued me a laptop" names none.
+_OPENING_VALUE = re.compile(
+    r"(?:^|(?<=[.!?:]\s))\W*\b([A-Z][\w'-]*\d[\w'-]*|[A-Z][a-z]+[A-Z][\w'-]*)"
+)
 #: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
 _NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
 
@@ -213,7 +220,9 @@ def _values(text: str) -> frozenset[str]:
     """The names and numbers `text` states, in lower case; an abbreviation's full stop ends
     no sentence ("Dr. Okafor"). Remembered: recall reads the same memories query after
     query."""
-    found = [unmask(v) for v in _VALUE.findall(mask(text))] + _NUMBER_VALUE.findall(text)
+    masked = mask(text)
+    found = [unmask(v) for v in (*_VALUE.findall(masked), *_OPENING_VALUE.findall(masked))]
+    found += _NUMBER_VALUE.findall(text)
     role = _NAMES_ROLE.match(text)
     if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))
@@ -478,7 +487,9 @@ def _displaces(
         _value_clause(reading, n, o), old_text, aliases=reading.aliases
     ):
         return None
-    if reading.says_change[n]:
+    if _holds_beside(reading, n, o):
+        return None
+    if reading.says_change[n] and _changes_of(reading, n, o):
         if negates(new_text) and (
             len(split_items(old_text, commas=False)) > 1
             or any(one_of_several(word, old_text) for word in content_words(new_text))
@@ -488,6 +499,28 @@ def _displaces(
             return None
         return n
     return n if ends(new_text, old_text) else None
+
+
+def _changes_of(reading: _Reading, n: int, o: int) -> bool:
+    """Whether a clause of the later statement that says a change is about whom the earlier
+    state is about: "…a picture book about a dog called Clifford, now she wants a giant red
+    one" says the niece's news, not a change of "my dog's called Rolo"."""
+    clauses = split_conjoined(reading.bodies[n])
+    if len(clauses) < 2:
+        return True
+    old = reading.bodies[o]
+    return any(
+        lasting_change(clause)
+        and (_same_person(clause, old, aliases=reading.aliases) or _moves_its_thing(clause, old))
+        for clause in clauses
+    )
+
+
+def _moves_its_thing(clause: str, old: str) -> bool:
+    """Whether someone in `clause` moves the very thing `old` is about: "they've pushed
+    standup to 10:45" changes "team standup is at 9:15"."""
+    thing = moved_thing(clause)
+    return thing is not None and content_words(thing) <= content_words(old)
 
 
 def _adds(reading: _Reading, i: int, j: int) -> bool:
@@ -626,13 +659,6 @@ _FUTURE = re.compile(
 )
 #: A verb in the past: "relocating to Tucson in the spring" was, once "Ended up" says so.
 _PAST_VERB = re.compile(r"\b(?:[a-z]+ed|went|got|took|made|was|were|had|did)\b", re.IGNORECASE)
-#: One more of a kind beside the usual one: "work laptop", "spare phone", "holiday home".
-_ANOTHER_ONE = re.compile(
-    r"(?:^\W*|\b(?:my|our|a|an|the)\s+)"
-    r"(?:work|spare|second|backup|side|extra|weekend|holiday|out-of-hours|emergency|locum)\s+"
-    r"(?!(?:place|one|of|in|at|for|to|and|is|was)\b)[a-z]*(?:[^s\W]|ss)\b",
-    re.IGNORECASE,
-)
 #: A value that holds some of the time or from later on, beside the earlier one: "On
 #: Fridays I get the bus", "sometimes I work from Leeds", "I'll be at Bosch from June".
 _NOT_INSTEAD = re.compile(
@@ -681,10 +707,8 @@ def _one_answer(reading: _Reading, i: int, j: int) -> bool:
         # A maybe or a one-off holds nothing instead; the clause naming the value says so
         # ("had my eye test, prescription went up to -2.75" says what holds now).
         return False
-    if reading.ranked[o].record.predicate == "name" or (
-        None not in (reading.slots[n], reading.slots[o]) and reading.slots[n] != reading.slots[o]
-    ):
-        # A name changes only by saying so; two different slots answer two questions.
+    if None not in (reading.slots[n], reading.slots[o]) and reading.slots[n] != reading.slots[o]:
+        # Two different slots answer two questions (a name was read by `_may_stand_in`).
         return False
     if not _holds_instead(reading, n, o, clause):
         return False
@@ -727,10 +751,9 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
         # Tucson in the spring" was).
         return False
     theirs = _THEIRS.search(clause) is not None and not subject_words(reading.bodies[o])
-    if _ANOTHER_ONE.search(clause) or _NOT_INSTEAD.search(clause) or theirs:
-        # One more of the kind ("Work laptop is a Dell XPS now"), some of the time or later
-        # ("On Fridays I cycle in", "I'll be at Bosch"), or someone else's ("My neighbour's
-        # cat, Duchess, keeps sneaking in").
+    if _NOT_INSTEAD.search(clause) or theirs:
+        # Some of the time or later ("On Fridays I cycle in", "I'll be at Bosch"), or
+        # someone else's ("My neighbour's cat, Duchess, keeps sneaking in").
         return False
     # Getting one more is no sign the earlier one went: "bought a Specialized gravel bike"
     # beside "I ride a Triumph Bonneville".
@@ -747,24 +770,86 @@ def _reads_current(found: Cues, text: str) -> bool:
 
 def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     """Whether the later of two statements may stand in for the earlier: it says something
-    current ("First day at St James's went fine"), or the sentence naming its new value does
-    and presents it as new ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira,
-    is great"), or both are plans ("We're going to Portugal in June", then "we're going to
-    Greece in June instead")."""
+    current ("First day at St James's went fine"), or a clause naming its new value does
+    ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira, is great"; "finished
+    the Murakami at last. side note, the Paperwhite went in the bath so it's a Kobo Clara
+    now"), or both are plans ("We're going to Portugal in June", then "we're going to Greece
+    in June instead"); never what holds beside it (`_holds_beside`)."""
     n = _later(reading, i, j)
     o = j if n == i else i
     if reading.over[o] and not reading.over[n]:
         # "My first car was a Fiat Panda" answers what was; "I drive a Kona now" what is.
         return False
+    if reading.ranked[o].record.predicate == "name" and reading.slots[n] != reading.slots[o]:
+        # What someone is called changes only by saying so ("call me Kit"), a slot of its
+        # own: "I'm Brazilian but I grew up in Portugal" is no answer to "What is my name?".
+        return False
+    if _holds_beside(reading, n, o):
+        return False
     if reading.current[n] or (reading.planned[n] and reading.planned[o]):
         return True
     new_values = reading.values[n] - reading.values[o]
     return bool(new_values) and any(
-        _values(sentence) & new_values
-        and _NEW_ONE.search(sentence) is not None
-        and _reads_current(cues(sentence), sentence)
-        for sentence in split_sentences(reading.bodies[n])
+        _values(clause) & new_values and _reads_current(cues(clause), clause)
+        for clause in split_conjoined(reading.bodies[n])
     )
+
+
+def _holds_beside(reading: _Reading, n: int, o: int) -> bool:
+    """Whether the clause of a later statement that names its new value says it holds beside
+    the earlier answer, whatever else it says: one more of its kind ("work gave me a Samsung
+    as a separate work phone" beside "my personal phone is an iPhone 15"), within a context
+    ("On FIFA I always play as Real Madrid", "for the etsy shop I use a virtual number"), or
+    denied ("Martin Holloway is not my manager", "I am NOT moving to Leeds"; "Never going
+    back to Vim, VS Code all the way" denies the earlier value, which it names), or one the
+    speaker had before ("found my old BlackBerry Bold in a drawer", "someone texted my old
+    number, 07700 118456"), or someone else's ("set my gran's broadband up with Plusnet",
+    "grabbed some Whiskas for the neighbour's cat")."""
+    clause = _value_clause(reading, n, o)
+    which = another_of_its_kind(clause)
+    if which is not None and which not in reading.words[o]:
+        return True
+    if scoped(clause):
+        return True
+    theirs = [t.group("thing") for t in _THEIR_THING.finditer(clause)]
+    if any(_words(t) & (reading.query_words | reading.values[n]) for t in theirs):
+        # What the query asks about, or the new value, of someone else's: "set my gran's
+        # broadband up with Plusnet" for "Who's my broadband provider?", "drove a friend's
+        # Porsche 911" ("into my boyfriend's flat in Leeds" still says where the speaker
+        # lives).
+        return True
+    new_values = reading.values[n] - reading.values[o]
+    formers = _FORMER.finditer(reading.bodies[n])
+    if any(v in _values(former.group(0)) for former in formers for v in new_values):
+        return True
+    if reading.values[o] & (reading.values[n] | reading.words[n]):
+        return False
+    # The denial is said of a new name itself, not in an aside beside it ("Ended up
+    # transferring to Manchester Met, it just wasn't working where I was") nor of a date
+    # ("I haven't had any alcohol since January, it's sparkling water now").
+    names = {v for v in new_values if _kind_of(v) == "name"}
+    return any(
+        _values(part) & names and _DENIED.search(part) is not None for part in _ASIDES.split(clause)
+    )
+
+
+#: A thing of someone of the speaker's: "my gran's broadband", "the neighbour's cat".
+_THEIR_THING = re.compile(
+    rf"\b(?:my|our|the|a)\s+(?:{RELATION_NOUNS})'s\s+(?:new\s+|old\s+)?(?P<thing>[\w-]+)",
+    re.IGNORECASE,
+)
+#: What the speaker had before, and the words that name it: "my old BlackBerry Bold", "my
+#: previous number, 07700 118456".
+_FORMER = re.compile(
+    r"\b(?:my|our)\s+(?:old|former|previous|ex-?)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:,\s*)?"
+    r"(?:\s*[\w'+.-]+){1,3}",
+    re.IGNORECASE,
+)
+#: Where an aside starts inside a clause.
+_ASIDES = re.compile(r",|\s[\u2013\u2014-]\s")
+#: A plain denial: "is not my manager", "NOT moving", "never had one". An end ("no longer",
+#: "any more", "quit") is a change, read as one.
+_DENIED = re.compile(r"(?:\b(?:not|never)\b|n't\b)(?!.*\bany ?more\b)", re.IGNORECASE)
 
 
 #: A sentence that presents something new of the speaker's ("Anyway the new dentist, Dr

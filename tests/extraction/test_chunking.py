@@ -50,6 +50,15 @@ def test_a_sentence_written_in_lower_case_still_ends() -> None:
     ]
 
 
+def test_an_emoji_ends_a_sentence_and_stays_with_it() -> None:
+    text = "Tomasz got a puppy and named it Pretzel 😂😂 we're doing a playdate on saturday"
+    assert split_sentences(text) == [
+        "Tomasz got a puppy and named it Pretzel 😂😂",
+        "we're doing a playdate on saturday",
+    ]
+    assert split_sentences("so proud ❤️ she passed") == ["so proud ❤️", "she passed"]
+
+
 def test_clauses_split_on_a_new_first_person_subject_only() -> None:
     assert split_clauses("I live in Berlin and I love hiking") == [
         "I live in Berlin",

@@ -9,7 +9,7 @@ One job a module, each importing only those above it:
 
 - `lazy`: regular expressions compiled on first use, and readers of a text remembered.
 - `words`: content words, the items of a compound value, negation, the speaker label.
-- `items`: whether a value is one item of a list beside others.
+- `items`: whether a value is one item of a list beside others, or one more of its kind.
 - `tense`: when a statement holds and how sure it is (`cues`, `present_state`, ...).
 - `subjects`: who a statement is about, whom the speaker names, whose news it reports.
 - `changes`: what a change ends, displaces, takes back or moves to.
@@ -26,7 +26,7 @@ from adk_memory.extraction.cues.changes import (
     moved_thing,
     taken_back,
 )
-from adk_memory.extraction.cues.items import one_of_several
+from adk_memory.extraction.cues.items import another_of_its_kind, one_of_several
 from adk_memory.extraction.cues.subjects import (
     KIN_WITHOUT_MY,
     RELATION_NOUNS,
@@ -61,6 +61,7 @@ __all__ = [
     "RELATION_NOUNS",
     "THIRD_PERSON",
     "Cues",
+    "another_of_its_kind",
     "arrived",
     "begins_lasting",
     "content_words",

@@ -242,9 +242,15 @@ def arrived(text: str) -> str | None:
 
 def moved_thing(text: str) -> str | None:
     """What a change moves when it names it ("They moved our standup to 10:15" →
-    "standup"); None for "moved to", "moved everything to" or "moved me to"."""
+    "standup", "they've pushed standup to 10:45" → "standup"); None for "moved to", "moved
+    everything to", "moved me to" or "bumped us to"."""
     match = _arrival(text)
     if match is None:
         return None
-    what = re.fullmatch(r"\s*(?:my|our|the) ([\w-]+(?: [\w-]+)?)\s*", match.group("what"))
+    what = re.fullmatch(
+        r"\s*(?:(?:my|our|the)\s+)?(?!(?:me|us|it|them|him|her|you|everything|everyone|all|"
+        r"things|stuff)\b)([\w-]+(?: [\w-]+)?)\s*",
+        match.group("what"),
+        flags=re.IGNORECASE,
+    )
     return unmask(what.group(1)) if what else None

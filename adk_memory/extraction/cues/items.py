@@ -1,4 +1,5 @@
-"""Whether a value is one item of a list the text names beside others."""
+"""Whether a value is one item of a list the text names beside others, or one more of its
+kind beside the usual one."""
 
 from __future__ import annotations
 
@@ -80,3 +81,29 @@ def _listed(text: str, start: int, end: int) -> bool:
         text, reach, start
     )
     return before is not None and before.group("item").lower() not in _CLAUSE_WORDS
+
+
+#: One more of a kind beside the usual one: "work laptop", "spare phone", "a separate work
+#: phone", "holiday home": a qualifier, then the noun it qualifies.
+_QUALIFIER = (
+    r"(?:work|spare|second|backup|side|extra|weekend|holiday|out-of-hours|emergency|"
+    r"locum|separate)\s+(?!(?:place|one|of|in|at|for|to|and|is|was)\b)[a-z]*(?:[^s\W]|ss)"
+)
+_ANOTHER_ONE = LazyPattern(
+    rf"\b(?:my|our|a|an|the)\s+(?:(?:new|separate|little|cheap|proper)\s+)?(?P<which>{_QUALIFIER})\b"
+    # Opening a sentence only as its subject: "Work laptop is a Dell XPS now" ("Work issued
+    # me a MacBook" names who gave it).
+    rf"|^\W*(?P<opening>{_QUALIFIER})(?:'s|\s+(?:is|was|are|has|had)\b)",
+    re.IGNORECASE,
+)
+
+
+def another_of_its_kind(text: str) -> str | None:
+    """The qualifier that makes what `text` names one more beside the usual one ("work" of
+    "Work gave me a Samsung as a separate work phone", "spare" of "my spare phone is an old
+    Nokia"), or None. Someone's "work laptop" is not their own laptop, so it displaces a
+    laptop only where that one was a work laptop too."""
+    found = _ANOTHER_ONE.search(text)
+    if found is None:
+        return None
+    return str(found.group("which") or found.group("opening")).split()[0].lower()

@@ -8,6 +8,7 @@ from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.cues.tense import IRREGULAR, IRREGULAR_PAST
 from adk_memory.extraction.cues.words import content_words, singular
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
+from adk_memory.extraction.slots import GENERIC_VALUES, HEAD_ATTRIBUTE
 
 #: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
 RELATION_NOUNS = (
@@ -17,7 +18,7 @@ RELATION_NOUNS = (
     r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|mates?|"
     r"pal|bestie|bf|gf|bro|sis|hubby|teammate|classmate|client|therapist|coach|tutor|"
     # A child by their place among siblings ("My eldest switched courses").
-    r"eldest|youngest|oldest|twins|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
+    r"eldest|youngest|oldest|twins?|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
 )
 
 
@@ -152,7 +153,10 @@ _NAME_SUBJECT = LazyPattern(
     rf"{_MODIFIER}(?P<predicate>(?:'s|'ve|'d|'ll)?\s+(?:{_VERB}"
     # Or a phrase about it: "Tom and Ravi moved", "Rent in Leeds is crazy now" (not the
     # speaker's news either way; "Tom and I moved" is).
-    r"|(?:from|at|in|on|of|for|and|with)\s))"
+    r"|(?:from|at|in|on|of|for|and|with)\s"
+    # Or, after "'s", where they are: "Chloe's up in Glasgow now", "Tom's back in Leeds".
+    r"|(?<='s\s)(?:(?:up|down|over|out|back|away)\s+(?:in|at|with|north|south|there|here)\b"
+    r"|off\s+to\b|back\b|home\b)))"
 )
 #: What the speaker got someone: "Got my mum a Samsung A54 for her birthday", "Bought a
 #: Polo for my daughter", "Gave my old Golf to my son". The thing is theirs, not the
@@ -184,11 +188,13 @@ _FIRST_PERSON = LazyPattern(rf"\b(?:{_SPEAKER}|my|our)\b", re.I)
 #: The speaker in a predicate: as its subject or object, or what it names as theirs ("Tom gave
 #: me his bike", "Ravi sold my car", "Tom is my manager now"); another of the speaker's people
 #: after a preposition is someone else again ("My grandmother lives with my uncle in
-#: Leicester" is the grandmother's).
+#: Leicester" is the grandmother's), and so is a place of the speaker's ("my partner's a
+#: Newcastle fan, which makes derby day tense in our house").
 _SPEAKER_IN_PREDICATE = LazyPattern(
     rf"\b(?:{_SPEAKER})\b"
-    rf"|\b(?:my|our)\b(?!\s+{_ADJECTIVES}(?:{RELATION_NOUNS})(?:s|es)?\b)"
-    r"|(?<!with )(?<!near )(?<!to )(?<!for )(?<!from )(?<!and )(?<!by )(?<!at )\b(?:my|our)\b",
+    rf"|(?<!\bin )(?<!\bat )\b(?:my|our)\b(?!\s+{_ADJECTIVES}(?:{RELATION_NOUNS})(?:s|es)?\b)"
+    r"|(?<!with )(?<!near )(?<!to )(?<!for )(?<!from )(?<!and )(?<!by )(?<!at )(?<!in )(?<!of )"
+    r"\b(?:my|our)\b",
     re.IGNORECASE,
 )
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
@@ -323,6 +329,35 @@ def _capitalised(text: str) -> str:
     return text[:first] + text[first].upper() + text[first + 1 :]
 
 
+#: Nouns of the speaker's things that open a chat statement without "my" and are no one's
+#: name: "Rent went up to 1,400", "broadband is Virgin Media", "Phone died yesterday".
+#: People of the speaker's among the slots' head nouns are subjects of their own.
+_THING_NOUNS = frozenset(n for n in (*HEAD_ATTRIBUTE, *GENERIC_VALUES) if " " not in n) - {
+    "boss",
+    "manager",
+    "supervisor",
+}
+#: The first word, unless a phrase about it follows ("Rent in Leeds is crazy now" is about
+#: rents anywhere).
+_OPENING_WORD = LazyPattern(
+    r"^\W*(?P<word>[A-Za-z]+)\b(?!'|\s+(?:in|at|of|for|from|on|around|near|these|nowadays)\b)"
+    r"|^\W*(?P<owned>[A-Za-z]+)(?='s\b)"
+)
+
+
+def _as_possessed(text: str) -> str:
+    """`text` with a thing noun that opens it read as the speaker's ("Rent went up to 1,400"
+    as "My rent went up to 1,400"), so it is never taken for a name."""
+    found = _OPENING_WORD.match(text)
+    if found is None:
+        return text
+    group = "word" if found.group("word") else "owned"
+    word = found.group(group)
+    if word.lower() not in _THING_NOUNS:
+        return text
+    return f"{text[: found.start(group)]}My {word.lower()}{text[found.end(group) :]}"
+
+
 @remembered
 def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     """Who a statement is about when that is not the speaker, as lower-case words, kin
@@ -336,7 +371,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     Stripe"), and without `possessed` so is "My team just hired two interns".
     """
     # Who a statement is about is said at its start; a pasted page reads no further.
-    text = _capitalised(text[:_SUBJECT_READ_CHARS])
+    text = _as_possessed(_capitalised(text[:_SUBJECT_READ_CHARS]))
     given_to = recipient(text)
     if given_to is not None:
         return person_words(given_to)

@@ -58,9 +58,17 @@ _HYPOTHETICAL = LazyPattern(
     r"not sure|might be|dream(?:ing)? of|tempted to|interview(?:ed)? (?:at|with|for)|"
     r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for)|"
     # A wish, or someone's wrong belief: "Saving up for the Pixel 9", "Fancy the Galaxy
-    # S24", "People always assume I drive a Tesla", "The pharmacy keeps thinking my GP is".
+    # S24", "People always assume I drive a Tesla", "The pharmacy keeps thinking my GP is",
+    # "my colleague keeps saying I'm from Aberdeen", "the groomer insisted she's a collie".
     r"saving (?:up )?for|lusting after|fancy|eyeing(?: up)?|obsessed with the new|"
-    r"tempted by|not for me|assumes?|assumed|keeps? thinking|thinks? (?:i|my)|mistakes? me)\b",
+    r"tempted by|not for me|assumes?|assumed|keeps? thinking|thinks? (?:i|my)|mistakes? me|"
+    r"keeps? (?:saying|insisting|calling me)|keeps? telling (?!me\b)|insist(?:s|ed|ing)?|"
+    r"swears?|(?:is|was|are|were) convinced|reckons? (?:i|my)|"
+    # Advice, not what the speaker does: "everyone's telling me to watch Shogun next".
+    r"(?:telling|told|tells|urging|urged) me to (?:watch|try|read|get|buy|switch|use|see)|"
+    r"recommend(?:s|ed|ing)?|suggest(?:s|ed|ing)?|"
+    # A comparison: "some days it feels like being managed by Michael Scott".
+    r"like being|as if|as though)\b",
     re.IGNORECASE,
 )
 #: Context that scopes a statement: "For side projects I write Rust", "In winter I swim at

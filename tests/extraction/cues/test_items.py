@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adk_memory.extraction.cues import one_of_several
+from adk_memory.extraction.cues import another_of_its_kind, one_of_several
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,22 @@ def test_one_of_several_items(value: str, text: str) -> None:
 )
 def test_the_only_value_is_not_one_of_several(value: str, text: str) -> None:
     assert not one_of_several(value, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "which"),
+    [
+        ("Work gave me a Samsung Galaxy A54 as a separate work phone.", "work"),
+        ("My spare phone is an old Nokia.", "spare"),
+        ("Work laptop is a Dell XPS now.", "work"),
+        ("We finally bought a holiday home in Cornwall.", "holiday"),
+        ("I picked up a second job at the pub.", "second"),
+        # The thing as people use it, and who gave it, are no second one.
+        ("I work at Google.", None),
+        ("Work issued me a MacBook Pro.", None),
+        ("My work place is in Leeds.", None),
+        ("My phone is a Pixel 8.", None),
+    ],
+)
+def test_another_of_its_kind_names_its_qualifier(text: str, which: str | None) -> None:
+    assert another_of_its_kind(text) == which

@@ -133,6 +133,11 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("so tom cancelled spotify", {"tom"}),
         ("sara's dad left the BBC", {"sara", "father"}),
         ("RAVI LEFT GOOGLE", {"ravi"}),
+        # A twin is a relation; where someone is now, after "'s".
+        ("My twin gets called Bea by everyone.", {"twin"}),
+        ("Chloe's up in Glasgow now, she got the lecturer job.", {"chloe"}),
+        ("Tom's back in Leeds.", {"tom"}),
+        ("Mum's off to Spain for good.", {"mother"}),
     ],
 )
 def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who: set[str]) -> None:
@@ -166,6 +171,11 @@ def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who:
         "just moved to munich",
         "i left google last week",
         "work moved me to leeds",
+        # A thing of the speaker's opening a chat message is nobody's name.
+        "rent is 950 a month for the two bed",
+        "Rent went up to 1,400.",
+        "Salary is 50k now.",
+        "Rent's up to 1,400.",
     ],
 )
 def test_the_speakers_own_news_has_no_other_subject(text: str) -> None:

@@ -82,6 +82,25 @@ def test_a_stand_in_or_a_trial_is_temporary(text: str) -> None:
     assert cues(text).temporary
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Someone else's belief the speaker disputes, or advice the speaker was given.
+        "My new colleague keeps saying I'm from Aberdeen, I've corrected him three times.",
+        "The groomer insisted she's an Australian shepherd.",
+        "My dad keeps telling people I pay 1,000 for this place.",
+        "Everyone's telling me to watch Shogun next.",
+        "My GP recommended I switch to decaf.",
+    ],
+)
+def test_a_belief_or_advice_of_someone_else_is_no_fact(text: str) -> None:
+    assert cues(text).hypothetical
+
+
+def test_an_invitation_in_another_clause_keeps_the_fact() -> None:
+    assert not cues("My friend lives in Oslo and keeps telling me to visit.").hypothetical
+
+
 def test_change_wording() -> None:
     assert cues("I've gone over to sparkling water with lime.").change
     assert cues("Finally kicked the habit, it's nicotine gum for me.").change
