@@ -818,6 +818,20 @@ async def test_a_look_alike_never_goes_above_the_answer_to_a_one_value_question(
     assert ranked[0].latest is not False
 
 
+async def test_a_change_said_of_someone_else_displaces_nothing(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    ranked, first, _ = await _later(
+        engine,
+        clock,
+        "My dog's called Rolo.",
+        "Reading my niece a picture book about a dog called Clifford, now she wants one.",
+        "What's my dog called?",
+    )
+    assert (await engine.get(first)).status is Status.ACTIVE
+    assert first in [m.record.id for m in ranked[:2]]
+
+
 @pytest.mark.parametrize(
     ("state", "report", "probe"),
     [

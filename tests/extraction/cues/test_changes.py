@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adk_memory.extraction.cues import displaced, ends, lasting_change, taken_back
+from adk_memory.extraction.cues import displaced, ends, lasting_change, moved_thing, taken_back
 
 
 @pytest.mark.parametrize(
@@ -163,3 +163,20 @@ def test_an_end_said_as_it_happens_names_what_ended() -> None:
     assert not ends("Read it in the FT this morning, instead of the Guardian.", guardian)
     assert not ends("If the Leeds job comes through - I'd quit Google.", "I work at Google.")
     assert not ends("This week only — no more coffee for me.", "I drink coffee every morning.")
+
+
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("They moved our standup to 10:15.", "standup"),
+        ("They've pushed standup to 10:45 so the US folks can join.", "standup"),
+        ("Landlord put the rent up to 1,350.", "rent"),
+        # Whom or what else a change moves is no thing of a state.
+        ("The landlord's bumped us to 1,100.", None),
+        ("They moved me to Leeds.", None),
+        ("Moved everything to Obsidian.", None),
+        ("I moved to Leeds.", None),
+    ],
+)
+def test_moved_thing_is_what_a_change_moves(text: str, thing: str | None) -> None:
+    assert moved_thing(text) == thing
