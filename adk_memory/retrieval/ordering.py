@@ -375,6 +375,9 @@ class _Reading:
         self.asks_for_one = one is not None
         #: What it asks about ("manager"), and the names it says ("Spanish"), as words.
         self.asked_about = _words(one.about) if one is not None else frozenset()
+        #: It asks what the speaker is called ("What's my surname?", not "What's my cat's
+        #: name?", which asks about "cat").
+        self.asks_own_name = one is not None and one.about in _OWN_NAMES
         #: It asks who holds a role ("Who's my GP?").
         self.asks_who = one is not None and _WHO.match(query) is not None
         self.query_values = _values(query)
@@ -648,6 +651,19 @@ def _evidence(
     return None, None
 
 
+#: What a query asking for the speaker's own name names.
+_OWN_NAMES = frozenset(
+    {"name", "surname", "nickname", "first name", "last name", "full name", "real name"}
+    | {"maiden name", "married name"}
+)
+#: A statement that says what the speaker is called.
+_NAMING = re.compile(
+    r"\b(?:my (?:name|surname|first name|last name|nickname)(?:'s|\s+is)|call(?:s|ed)? me|"
+    r"go(?:es)? by|(?:i'm|i am) (?:called|known as)|known as|changed my (?:name|surname)|"
+    r"took (?:his|her|their|my) (?:name|surname)|"
+    r"(?:i'm|i am) (?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)? now)\b",
+    re.IGNORECASE,
+)
 _WHO = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?who\b", re.IGNORECASE)
 #: A time still to come: "in the spring", "after the new year", "from next year", "come
 #: autumn".
@@ -780,9 +796,15 @@ def _may_stand_in(reading: _Reading, i: int, j: int) -> bool:
     if reading.over[o] and not reading.over[n]:
         # "My first car was a Fiat Panda" answers what was; "I drive a Kona now" what is.
         return False
-    if reading.ranked[o].record.predicate == "name" and reading.slots[n] != reading.slots[o]:
-        # What someone is called changes only by saying so ("call me Kit"), a slot of its
-        # own: "I'm Brazilian but I grew up in Portugal" is no answer to "What is my name?".
+    named = reading.ranked[o].record.predicate == "name" or reading.asks_own_name
+    if (
+        named
+        and reading.ranked[n].record.predicate != "name"
+        and not _NAMING.search(reading.bodies[n])
+    ):
+        # What someone is called changes only by saying so ("call me Kit", "I'm Rebecca
+        # Achterberg now"): "I'm Brazilian but I grew up in Portugal" and "I'm a Scorpio"
+        # answer no "What is my name?".
         return False
     if _holds_beside(reading, n, o):
         return False

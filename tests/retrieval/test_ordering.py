@@ -505,3 +505,22 @@ def test_rival_answers_the_query_finds_alike_are_ordered_however_far_apart() -> 
     assert _rival_order(home, weak, after_score=0.3)[0] == home
     # Naming the earlier value again goes on about it.
     assert _rival_order(home, "Moved my Leicester gym membership to Nottingham.")[0] == home
+
+
+def test_only_saying_so_answers_what_the_speaker_is_called() -> None:
+    """Two statements of the speaker's, nearly alike, the later naming another name: it
+    answers "What is my name?" only when it says that is what the speaker is called."""
+    angle = float(np.arccos(0.7))
+    vectors = np.stack([unit(1, 0, 0), unit(np.cos(angle), np.sin(angle), 0)])
+
+    def first_for(later: str) -> str:
+        old = scored("User: I'm Ana.", 0.8, 1)
+        new = scored(f"User: {later}", 0.75, 30)
+        ordered = current_first([old, new], vectors, OrderingConfig(), query="What is my name?")
+        assert ordered[0].latest is not False
+        return ordered[0].record.text.removeprefix("User: ")
+
+    assert first_for("I'm a Scorpio, for what it's worth.") == "I'm Ana."
+    assert first_for("I'm Brazilian but I grew up in Portugal.") == "I'm Ana."
+    married = "Just got married so I'm Ana Achterberg now."
+    assert first_for(married) == married
