@@ -418,11 +418,6 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
             "Work issued me a MacBook Pro, the ThinkPad is in a drawer.",
             "What laptop do I use?",
         ),
-        (
-            "I run about 20 km a week.",
-            "After the half marathon I upped it to around 40 km a week.",
-            "How much do I run per week?",
-        ),
         # Getting one more says nothing of the first one going.
         (
             "I drive a Honda Civic.",
@@ -671,6 +666,55 @@ async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_hist
     assert ranked[0].record.id == second and ranked[0].latest is True
     [earlier] = [m for m in ranked if m.record.id == first]
     assert earlier.latest is False
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        (
+            "My line manager is Siobhan.",
+            "Had my first one-to-one with Kwame, my new manager.",
+            "Who is my line manager?",
+        ),
+        # The role asked about, named with its new holder, is the speaker's.
+        (
+            "Manager's Olumide, pretty chill guy.",
+            "Ugh, the new manager Bartek wants daily standups at 8:30.",
+            "Who's my manager?",
+        ),
+        # "too" in a clause beside the value adds nothing beside the earlier one.
+        (
+            "I stream music on Spotify.",
+            "I'm on Tidal now, and it's cheaper too.",
+            "Which streaming service do I use?",
+        ),
+        (
+            "I put 5% of my salary into my pension.",
+            "Upped my pension contribution to 8% this month.",
+            "How much do I put into my pension?",
+        ),
+        (
+            "I run about 20 km a week.",
+            "After the half marathon I upped it to around 40 km a week.",
+            "How much do I run per week?",
+        ),
+        (
+            "The product launch is on March 3rd.",
+            "The product launch slipped to April 14th.",
+            "When is the product launch?",
+        ),
+    ],
+)
+async def test_a_rival_answer_said_as_new_sends_the_earlier_one_last(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    """Newness in the clause that names the rival value ("my new manager", "upped to",
+    "slipped to") tells an update from a look-alike: the earlier answer is still recalled,
+    marked earlier, after every other memory."""
+    ranked, first, second = await _later(engine, clock, before, after, probe)
+    assert ranked[0].record.id == second and ranked[0].latest is True
+    assert ranked[-1].record.id == first and ranked[-1].latest is False
+    assert len(ranked) == 3
 
 
 @pytest.mark.parametrize(

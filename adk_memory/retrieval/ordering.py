@@ -25,6 +25,13 @@ values (below) close up. What is said about them depends on the evidence (`Evide
   less. An update rarely repeats the query's words, so "answers the query" is read on the
   dense cosine, not on the lexical half of the score;
 - the same one-at-a-time slot of the same subject: marked latest and earlier;
+- two rival answers to a query that asks for one value (`question.asks_for_one`), the later
+  holding instead of the earlier: marked latest and earlier; and when the clause naming the
+  later value presents it as new ("new boss Tom Achebe already booked me in", "I'm on
+  Bitwarden now", "upped my pension contribution to 8%"), the earlier goes after every other
+  recalled memory, however differently the query matches the two: chat rarely repeats the
+  query's words, and newness said of the value itself is what tells an update from a
+  look-alike;
 - a change and a present state of the same person stated before it, the state an answer and
   one the other's nearest answer, the change not already settled by a REPLACE. A change
   either names what the state holds as gone ("Sold the Vespa" for "I ride a Vespa") or sets
@@ -76,6 +83,7 @@ from adk_memory.extraction.cues import (
     present_state,
     relation_names,
     reported_about,
+    said_as_new,
     scoped,
     split_conjoined,
     split_items,
@@ -114,6 +122,10 @@ class OrderingConfig(BaseModel):
     #: pushed two true facts of 40 out of the top 5 (look-alikes read as rivals), while
     #: cutting stale values returned by about 7 points; marked either way.
     one_answer_last: bool = False
+    #: Earlier rival answers to a one-value question whose later answer is said as new
+    #: (`Evidence.NEW_ANSWER`) go after every other recalled memory: newness in the very
+    #: clause that names the rival value is what tells an update from a look-alike.
+    new_answer_last: bool = True
     #: A recalled memory answers the query when its dense cosine with the query is at least
     #: this share of the best one's; the rest are only the least unrelated of what was
     #: recalled. A change displaces only an answer, and is read against its nearest answer.
@@ -527,8 +539,14 @@ def _moves_its_thing(clause: str, old: str) -> bool:
 
 
 def _adds(reading: _Reading, i: int, j: int) -> bool:
-    """Whether the later of two statements says it holds beside the other ("also", "too")."""
-    return reading.additive[_later(reading, i, j)]
+    """Whether the later of two statements says it holds beside the other ("also", "too"),
+    in the clause that names its new value: "I'm on Bitwarden now, and it's cheaper too"
+    adds nothing beside LastPass."""
+    n = _later(reading, i, j)
+    if not reading.additive[n]:
+        return False
+    o = j if n == i else i
+    return cues(_value_clause(reading, n, o)).additive
 
 
 class Evidence(IntEnum):
@@ -545,8 +563,12 @@ class Evidence(IntEnum):
     #: naming a new value of the earlier's kind: marked (the earlier ones shown last only
     #: with `OrderingConfig.one_answer_last`).
     ONE_ANSWER = 3
+    #: Such a rival answer that the clause naming its value presents as new ("the new
+    #: manager Bartek", "upped my pension to 8%", "it's Kyoto and Osaka now"): marked, the
+    #: earlier ones shown last (`OrderingConfig.new_answer_last`).
+    NEW_ANSWER = 4
     #: A change and the state it displaced: marked, the earlier ones shown last.
-    CHANGE = 4
+    CHANGE = 5
 
 
 @dataclass(frozen=True)
@@ -644,8 +666,11 @@ def _evidence(
         (same_subject and relevant and cosine >= config.same_question_cosine)
         or (cosine >= config.answer_cosine and _answer_pair(reading, i, j, config))
         or _rival_answers(reading, i, j, config)
+        or _new_rival(reading, i, j, config)
     ):
         if reading.asks_for_one and _one_answer(reading, i, j):
+            if _said_as_new(reading, i, j):
+                return Evidence.NEW_ANSWER, None
             return Evidence.ONE_ANSWER, None
         return Evidence.SIMILAR, None
     return None, None
@@ -737,6 +762,16 @@ def _one_answer(reading: _Reading, i: int, j: int) -> bool:
         # Going on about the earlier value ("Took the Golf in for its MOT") answers beside it.
         return False
     return _answers_about_one_person(reading, n, o)
+
+
+def _said_as_new(reading: _Reading, i: int, j: int) -> bool:
+    """Whether the later of two rival answers to a one-value question presents its value as
+    new, in the clause that names it (`cues.said_as_new`), or says the earlier one is gone
+    (`cues.ends`). Said in another clause, newness is that clause's news: "…a book about a
+    dog called Clifford, now she wants one" presents no new dog of the speaker's."""
+    n = _later(reading, i, j)
+    o = j if n == i else i
+    return said_as_new(_value_clause(reading, n, o)) or ends(reading.bodies[n], reading.bodies[o])
 
 
 def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
@@ -945,6 +980,8 @@ def _answer_pair(reading: _Reading, i: int, j: int, config: OrderingConfig) -> b
 def _answers_about_one_person(reading: _Reading, n: int, o: int) -> bool:
     """Whether a later answer and an earlier one are about the same person, enough to order
     them (`_same_person` with `naming`)."""
+    if _fills_asked_role(reading, n, o):
+        return True
     if reading.ranked[n].record.subject != reading.ranked[o].record.subject and not (
         subject_words(reading.bodies[o])
     ):
@@ -954,6 +991,17 @@ def _answers_about_one_person(reading: _Reading, n: int, o: int) -> bool:
     return _same_person(
         _value_clause(reading, n, o), reading.bodies[o], naming=True, aliases=reading.aliases
     )
+
+
+def _fills_asked_role(reading: _Reading, n: int, o: int) -> bool:
+    """Whether the later answer's subject is the very role the query asks about, alone or
+    with its holder's name, and the earlier answer is the speaker's: "the new manager Bartek
+    wants daily standups at 8:30" after "manager's Olumide, pretty chill guy" for "Who's my
+    manager?" names the speaker's manager, not someone else's news."""
+    if not reading.asked_about or subject_words(reading.bodies[o]):
+        return False
+    who = subject_words(_value_clause(reading, n, o), possessed=True)
+    return bool(who & reading.asked_about) and who <= reading.asked_about | reading.values[n]
 
 
 def _value_clause(reading: _Reading, n: int, o: int) -> str:
@@ -984,12 +1032,17 @@ _TIMES = frozenset(
 )
 
 
+#: A day of the month: "the 9th", "3rd".
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+
+
 def _kind_of(value: str) -> str:
-    """A value's kind by its shape: a number ("40", "6"), a day or month, or a name ("5k",
-    "B1" and "MX-5" are names)."""
+    """A value's kind by its shape: a number ("40", "6"), a day, a month or a day of the
+    month ("9th"), or a name ("5k", "B1" and "MX-5" are names): "My birthday is on the 9th
+    of November" names no value of the kind "I'm a Scorpio" does."""
     if _NUMBER.fullmatch(value):
         return "number"
-    return "time" if value in _TIMES else "name"
+    return "time" if value in _TIMES or _ORDINAL.fullmatch(value) else "name"
 
 
 def _stands_near(reading: _Reading, n: int, o: int, config: OrderingConfig) -> bool:
@@ -1052,6 +1105,25 @@ def _rival_answers(reading: _Reading, i: int, j: int, config: OrderingConfig) ->
     return _answers_about_one_person(reading, n, o)
 
 
+def _new_rival(reading: _Reading, i: int, j: int, config: OrderingConfig) -> bool:
+    """Whether of two answers to a question that asks for one value, the later presents a
+    new value of the earlier's kind as new, however differently the query matches them:
+    "new boss Tom Achebe already booked me in for a 1:1" after "my manager is Sandra
+    Kowalski", "after all the breach stuff I'm on Bitwarden now" after "I use LastPass for
+    all my passwords". Chat rarely repeats the query's words, so the share of the query's
+    cosine rival answers need (`OrderingConfig.rival_relative`) is waived when the clause
+    naming the value says it is new; it must still hold instead (`_one_answer`)."""
+    if not reading.asks_for_one or reading.cosine(i, j) < config.rival_cosine:
+        return False
+    n = _later(reading, i, j)
+    o = j if n == i else i
+    if not (reading.answers[n] and reading.answers[o]):
+        return False
+    if not _said_as_new(reading, i, j) or not _names_another_value(reading, n, o):
+        return False
+    return _one_answer(reading, i, j)
+
+
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
     """Ids of the recalled changes that displace another memory in `groups`: the ones recall
     must ask about (has it already superseded something?) before ordering."""
@@ -1098,6 +1170,7 @@ def current_first(
                 config.earlier_last
                 or (group.evidence is Evidence.CHANGE and config.displaced_last)
                 or (group.evidence is Evidence.ONE_ANSWER and config.one_answer_last)
+                or (group.evidence is Evidence.NEW_ANSWER and config.new_answer_last)
             ):
                 earlier += older
             else:

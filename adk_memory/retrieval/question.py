@@ -42,6 +42,33 @@ _ONE_BY_WORDING = re.compile(
     r"(?:\s+(?:in|for)\s+(?P<paid_in>[\w'-]+))?\b)",
     re.IGNORECASE,
 )
+#: Whom a question asks about: the speaker, their people or things, or someone named.
+_SUBJECT = (
+    r"(?:i|we|(?:my|our)\s+[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?|the\s+[\w'-]+|(?-i:[A-Z])[\w'-]+)"
+)
+#: Questions whose wording asks for one value, whatever they name: where someone lives, works
+#: or is going ("Where is my brother Tom based?", "Where are we going on holiday?"), when
+#: something is ("When is the product launch?", "When does my contract end?"), at what time
+#: or on which days ("What day are our bins collected?"), how much or how many ("How much
+#: does Bruno weigh?"), who does something for the speaker ("Who walks our dog?"), what
+#: someone does for a living, how the speaker gets to work, what they use for a task. A
+#: question about the past ("Where did I grow up?", "Where have I lived?") asks for history.
+_ONE_BY_ASKING = re.compile(
+    _OPENING + r"(?:"
+    rf"where\s+(?:is|are|am|do|does)\s+{_SUBJECT}\s+(?:[\w'-]+\s+)?"
+    r"(?:live|living|based|stay|staying|work|working|study|studying|doing|moving|going|headed)\b"
+    r"|when(?:'s|\s+(?:is|are|do|does|am))\s+(?P<when>[^?]+)"
+    r"|(?:what|which)\s+(?:time|day|days|date|hours|shifts?|year)\b(?:\s+[\w'-]+){0,3}?"
+    r"\s+(?:is|are|do|does|am)\b"
+    r"|how\s+(?:much|many)\b(?:\s+[\w'-]+){0,3}?\s+(?:is|are|do|does|am)\b"
+    rf"|who\s+(?:am\s+i|are\s+we|[a-z]+s\s+(?:my|our)|does\s+{_SUBJECT})\b"
+    rf"|what\s+(?:do\s+(?:i|we)|does\s+{_SUBJECT})\s+do(?:\s+for\s+(?:a\s+living|work))?"
+    r"(?:\s+(?:now|these days|at the moment))?\s*\?*\s*$"
+    r"|how\s+do\s+(?:i|we)\s+(?:usually\s+)?(?:get\s+to|commute|travel\s+to)\b"
+    r"|what\s+do\s+(?:i|we)\s+use\s+(?:for|to)\b"
+    r")[^?]*\?*\s*$",
+    re.IGNORECASE,
+)
 #: The groups of `_ONE_BY_WORDING` that name what it asks about.
 _ABOUT_GROUPS = ("noun", "event", "priced", "paid", "paid_in")
 #: Nouns that are singular in form but usually hold several things ("What food do I like?").
@@ -51,10 +78,23 @@ _MASS = frozenset(
 )
 
 
+#: "the", "my", "our" before what a when-question asks about.
+_LEADING_DETERMINER = re.compile(r"^(?:the|my|our|i|we)\s+", re.IGNORECASE)
+
+
+#: Nouns plural in form that name one thing ("What headphones do I have?").
+_ONE_THING_PLURALS = frozenset(
+    "headphones earphones earbuds glasses sunglasses spectacles jeans trousers pants shorts "
+    "leggings pyjamas braces".split()
+)
+
+
 def _singular(noun: str) -> bool:
     word = noun.split()[-1].lower()
     if word in _MASS:
         return False
+    if word in _ONE_THING_PLURALS:
+        return True
     return not (word.endswith("s") and not word.endswith(("ss", "us", "is")))
 
 
@@ -73,16 +113,24 @@ def asks_for_one(query: str) -> OneValue | None:
     "Who's my GP?", "Where do I live?") rather than a list ("What sports do I play?") or
     anything else; None when it does not."""
     text = " ".join(query.split())
+    asking = _ONE_BY_ASKING.match(text)
     for pattern in (_WHAT_IS_MY, _WHAT_NOUN):
         found = pattern.match(text)
         if found is not None:
             noun = found.group("noun")
-            return OneValue(noun.lower()) if _singular(noun) else None
+            if _singular(noun):
+                return OneValue(noun.lower())
+            # A plural asks for a list ("What sports do I play?"), unless it asks when
+            # ("What days do I work?": one schedule).
+            return OneValue() if asking is not None else None
     found = _ONE_BY_WORDING.match(text)
-    if found is None:
+    if found is not None:
+        about = next((found.group(g) for g in _ABOUT_GROUPS if found.group(g)), "")
+        return OneValue(about.lower())
+    if asking is None:
         return None
-    about = next((found.group(g) for g in _ABOUT_GROUPS if found.group(g)), "")
-    return OneValue(about.lower())
+    when = asking.group("when") or ""
+    return OneValue(_LEADING_DETERMINER.sub("", when).lower())
 
 
 __all__ = ["OneValue", "asks_for_one"]

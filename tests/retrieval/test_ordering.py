@@ -524,3 +524,13 @@ def test_only_saying_so_answers_what_the_speaker_is_called() -> None:
     assert first_for("I'm Brazilian but I grew up in Portugal.") == "I'm Ana."
     married = "Just got married so I'm Ana Achterberg now."
     assert first_for(married) == married
+
+
+def test_a_day_of_the_month_and_a_name_answer_no_one_value_question_as_rivals() -> None:
+    # Two near sentences about the speaker, neither about the GP: a date ("the 9th") is no
+    # value of the kind a star sign is, so neither is marked the latest answer.
+    birthday = scored("User: My birthday is on the 9th of November.", 0.32, 1)
+    sign = scored("User: I'm a Scorpio, for what it's worth.", 0.25, 5)
+    vectors = np.stack([unit(1, 0.2), unit(1, 0.3)])
+    ordered = current_first([birthday, sign], vectors, OrderingConfig(), query="Who's my GP?")
+    assert all(m.latest is None for m in ordered)

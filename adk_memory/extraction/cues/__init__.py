@@ -24,6 +24,7 @@ from adk_memory.extraction.cues.changes import (
     ends,
     lasting_change,
     moved_thing,
+    said_as_new,
     taken_back,
 )
 from adk_memory.extraction.cues.items import another_of_its_kind, one_of_several
@@ -83,6 +84,7 @@ __all__ = [
     "recipient",
     "relation_names",
     "reported_about",
+    "said_as_new",
     "scoped",
     "split_conjoined",
     "split_items",

@@ -6,7 +6,7 @@ import re
 
 from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
-from adk_memory.extraction.cues.tense import PAST_TENSE, cues
+from adk_memory.extraction.cues.tense import PAST_TENSE, begins_lasting, cues
 from adk_memory.extraction.cues.words import SPACES, content_words
 from adk_memory.extraction.sentences import mask, unmask
 
@@ -109,7 +109,8 @@ _PUT_DOWN = LazyPattern(r"\bput (?:the |my )?(?P<x>[\w -]+?) (?:down|away|aside)
 #: "switched to decaf", "moved over to VS Code", "upgraded to a Pixel 8": the new value.
 _ARRIVE = LazyPattern(
     r"\b(?:switched|moved|changed|swapped|migrated|transitioned|converted|upgraded|downgraded|"
-    r"transferred|ported|went|shifted|bumped|raised|increased|lowered|reduced|cut|pushed|put)"
+    r"transferred|ported|went|shifted|bumped|upped|hiked|raised|increased|lowered|reduced|slashed|"
+    r"cut|pushed|put)"
     r"(?P<what>(?: [\w-]+){0,3}?) (?:over |up |down |back )?to (?:a |an |the |my )?"
     r"(?P<y>[^.,;!?]+?)(?=\s+(?:after|because|since|for|last|this|when|as|from|so)\b|\s*[.,;!?]|\s*$)",
     re.IGNORECASE,
@@ -128,6 +129,31 @@ def lasting_change(text: str) -> bool:
     if found.temporary or found.hypothetical or found.additive or found.past:
         return False
     return _NOW_VERSUS_BEFORE.search(text) is not None or _moves_to_value(text)
+
+
+#: Words that present a value as new, or an amount or a date as moved, beyond those that say a
+#: change (`Cues.change`): "the new manager Bartek", "finally got the promotion", "upped it
+#: to 40 km", "the launch slipped to May", "the mortgage offer came through".
+_NEWNESS = LazyPattern(
+    r"\b(?:new|newly|finally|since|upped|raised|bumped|push|pushed|lowered|increased|reduced|"
+    r"cut|went (?:up|down)|came through|arrived|revised|extended|slipped|rescheduled|postponed|"
+    r"started|joined|(?:got )?promoted|got (?:the|a|my) promotion)\b",
+    re.IGNORECASE,
+)
+
+
+def said_as_new(text: str) -> bool:
+    """Whether `text` presents what it names as new rather than as what always held: a change
+    ("it's Kyoto and Osaka now"), the start of something lasting ("my new boss Tom"), or a
+    word of newness or of an amount or a date moved ("upped my pension to 8%", "the wedding
+    slipped to October"). Read on the clause that names a rival answer's value, never alone
+    as evidence that anything changed."""
+    return (
+        cues(text).change
+        or lasting_change(text)
+        or begins_lasting(text)
+        or _NEWNESS.search(text) is not None
+    )
 
 
 #: Verbs `arrived` reads that also tell a one-off trip or act ("went to the cinema", "put

@@ -84,10 +84,11 @@ def _listed(text: str, start: int, end: int) -> bool:
 
 
 #: One more of a kind beside the usual one: "work laptop", "spare phone", "a separate work
-#: phone", "holiday home": a qualifier, then the noun it qualifies.
+#: phone", "holiday home": a qualifier, then the noun it qualifies. "A second-hand Skoda"
+#: is a used one, not a second.
 _QUALIFIER = (
     r"(?:work|spare|second|backup|side|extra|weekend|holiday|out-of-hours|emergency|"
-    r"locum|separate)\s+(?!(?:place|one|of|in|at|for|to|and|is|was)\b)[a-z]*(?:[^s\W]|ss)"
+    r"locum|separate)\s+(?!(?:place|one|of|in|at|for|to|and|is|was|hand)\b)[a-z]*(?:[^s\W]|ss)"
 )
 _ANOTHER_ONE = LazyPattern(
     rf"\b(?:my|our|a|an|the)\s+(?:(?:new|separate|little|cheap|proper)\s+)?(?P<which>{_QUALIFIER})\b"

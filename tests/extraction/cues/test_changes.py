@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from adk_memory.extraction.cues import displaced, ends, lasting_change, moved_thing, taken_back
+from adk_memory.extraction.cues import (
+    displaced,
+    ends,
+    lasting_change,
+    moved_thing,
+    said_as_new,
+    taken_back,
+)
 
 
 @pytest.mark.parametrize(
@@ -180,3 +187,29 @@ def test_an_end_said_as_it_happens_names_what_ended() -> None:
 )
 def test_moved_thing_is_what_a_change_moves(text: str, thing: str | None) -> None:
     assert moved_thing(text) == thing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "new boss Tom Achebe already booked me in for a 1:1",
+        "I'm on Bitwarden now",
+        "Upped my pension contribution to 8% this month",
+        "The product launch slipped to April 14th",
+        "got the promotion, Senior Data Analyst as of monday",
+    ],
+)
+def test_said_as_new(text: str) -> None:
+    assert said_as_new(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I use LastPass for all my passwords", "My manager is Sandra Kowalski", "I drive a Golf"],
+)
+def test_what_always_held_is_not_said_as_new(text: str) -> None:
+    assert not said_as_new(text)
+
+
+def test_upping_an_amount_to_a_value_is_a_lasting_change() -> None:
+    assert lasting_change("After the half marathon I upped it to around 40 km a week.")

@@ -59,6 +59,8 @@ def test_the_only_value_is_not_one_of_several(value: str, text: str) -> None:
         ("Work issued me a MacBook Pro.", None),
         ("My work place is in Leeds.", None),
         ("My phone is a Pixel 8.", None),
+        # A used one is no second one.
+        ("The Fiesta died, picked up a second hand Skoda Fabia.", None),
     ],
 )
 def test_another_of_its_kind_names_its_qualifier(text: str, which: str | None) -> None:
