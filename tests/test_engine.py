@@ -316,6 +316,12 @@ async def test_recall_matches_summary_sources_and_returns_the_summary(
             "Mum retired from teaching at Easter.",
             "What does my mum do?",
         ),
+        # Where the speaker grew up names the house; the parents live there now.
+        (
+            "My parents still live in the house I grew up in, in Cork.",
+            "Mum and Dad sold the Cork house and bought a bungalow in Kinsale.",
+            "Where do my parents live?",
+        ),
     ],
 )
 async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
@@ -655,6 +661,12 @@ async def test_later_answers_in_more_phrasings_come_first(
             "Ended up relocating to Nottingham last month, still got boxes everywhere honestly.",
             "Which city do I live in?",
         ),
+        # A name both say is whom they are about, not the earlier value said again.
+        (
+            "My daughter Ava is at Oakfield Primary.",
+            "Ava's loving Greenbank Academy, her form tutor is great.",
+            "Which school does my daughter go to?",
+        ),
     ],
 )
 async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_history(
@@ -702,6 +714,12 @@ async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_hist
             "The product launch is on March 3rd.",
             "The product launch slipped to April 14th.",
             "When is the product launch?",
+        ),
+        # What someone can say is no report of someone else's news.
+        (
+            "I put 5% into my pension at the moment.",
+            "Bumped my pension to 8% this tax year, future me can say thanks.",
+            "How much do I put into my pension?",
         ),
     ],
 )
@@ -775,6 +793,12 @@ async def test_a_rival_answer_said_as_new_sends_the_earlier_one_last(
             "I have Spanish class on Mondays.",
             "Choir practice is Wednesdays.",
             "When's my Spanish class?",
+        ),
+        # A wish.
+        (
+            "I drive a VW Golf.",
+            "The Golf is getting old, I keep looking at Teslas.",
+            "What car do I drive?",
         ),
     ],
 )

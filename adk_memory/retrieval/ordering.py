@@ -730,7 +730,13 @@ def _one_answer(reading: _Reading, i: int, j: int) -> bool:
     """Whether of two answers to the same question, asked for one value, the later holds
     instead of the earlier: it says something current, names a new value of the earlier's
     kind ("Had my first one-to-one with Kwame, my new manager" after "My line manager is
-    Siobhan"), and is about the same person."""
+    Siobhan"), and is about the same person.
+
+    Naming the earlier value too is no bar: of two answers already found alike, a statement
+    naming both mostly says what replaced what ("…a MacBook Air, so the XPS is going to my
+    nephew", "the tortoise is Sheldon, not Shelly"), and a name both say may be whom they
+    are about ("Jacob's settling in at Westfield Juniors"). Rivals worded far apart still
+    need it (`_names_another_value`)."""
     n = _later(reading, i, j)
     o = j if n == i else i
     clause = _value_clause(reading, n, o)
@@ -757,9 +763,6 @@ def _one_answer(reading: _Reading, i: int, j: int) -> bool:
     old_values = reading.values[o] - reading.query_values
     new_values = reading.values[n] - reading.values[o] - reading.query_values
     if not {_kind_of(v) for v in new_values} & {_kind_of(v) for v in old_values}:
-        return False
-    if any(_kind_of(v) == "name" for v in old_values & (reading.values[n] | reading.words[n])):
-        # Going on about the earlier value ("Took the Golf in for its MOT") answers beside it.
         return False
     return _answers_about_one_person(reading, n, o)
 

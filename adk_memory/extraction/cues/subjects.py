@@ -513,8 +513,11 @@ def person_words(text: str) -> frozenset[str]:
 
 
 #: "My sister said her friend just moved to Galway": someone's report, and what it reports.
+#: What someone can or will say is no report ("future me can say thanks"); a one-word one
+#: is ("the pharmacy label said 100mcg").
 _REPORTED = LazyPattern(
-    r"^(?P<reporter>.*?)\b(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
+    r"^(?P<reporter>.*?)\b(?<!can )(?<!could )(?<!will )(?<!would )(?<!'ll )(?<!to )"
+    r"(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
     r"(?:was|is|were|are|keeps?|kept) (?:saying|telling (?:me|us))|mentioned|mentions|"
     r"reckons|thinks|claims|insists|swears|announced|texted(?: me)?(?: to say)?|"
     r"messaged(?: me)?|emailed(?: me)?|heard)(?:\s+that)?[,:]?\s+(?P<clause>\w.*)$",

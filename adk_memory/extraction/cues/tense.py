@@ -61,7 +61,8 @@ _HYPOTHETICAL = LazyPattern(
     # S24", "People always assume I drive a Tesla", "The pharmacy keeps thinking my GP is",
     # "my colleague keeps saying I'm from Aberdeen", "the groomer insisted she's a collie".
     r"saving (?:up )?for|lusting after|fancy|eyeing(?: up)?|obsessed with the new|"
-    r"tempted by|not for me|assumes?|assumed|keeps? thinking|thinks? (?:i|my)|mistakes? me|"
+    r"tempted by|(?:keep|kept|been|started) looking at|not for me|assumes?|assumed|"
+    r"keeps? thinking|thinks? (?:i|my)|mistakes? me|"
     r"keeps? (?:saying|insisting|calling me)|keeps? telling (?!me\b)|insist(?:s|ed|ing)?|"
     r"swears?|(?:is|was|are|were) convinced|reckons? (?:i|my)|"
     # Advice, not what the speaker does: "everyone's telling me to watch Shogun next".
@@ -115,6 +116,14 @@ _PAST = LazyPattern(
     r"when i was|back when|back then|ago|"
     r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
     r"after school|growing up|grew up|years? back)\b",
+    re.IGNORECASE,
+)
+#: Where someone grew up, as what names a thing of now ("the house I grew up in", "the
+#: village where we grew up"): the past of the thing's name, not of the statement ("My
+#: parents still live in the house I grew up in").
+_GREW_UP_IN = LazyPattern(
+    r"\b(?:the|a|an|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:that\s+|which\s+|where\s+)?"
+    r"(?:i|we)\s+grew up(?:\s+(?:in|on|at|near|with))?\b(?!\s+(?:the|a|an|my|our|in|[A-Z]))",
     re.IGNORECASE,
 )
 #: A state of the speaker's told as over: "My first car was a Fiat Panda", "Our old flat was
@@ -202,8 +211,9 @@ def cues(text: str) -> Cues:
     # A recent start dated by "ago" is no past, unless the past is said otherwise too
     # ("when I was a student").
     started = _STARTED_AGO.search(text) is not None
+    dated = _GREW_UP_IN.sub(" ", text)
     past = (
-        _PAST.search(_RECENT_AGO.sub(" ", text) if started else text) is not None
+        _PAST.search(_RECENT_AGO.sub(" ", dated) if started else dated) is not None
         or _PAST_STATE.match(text) is not None
     )
 

@@ -240,6 +240,10 @@ def test_what_the_speaker_just_got_is_the_speakers() -> None:
         ("I heard back from Bosch, I start there in May.", None),
         ("Google announced layoffs, so I'm at Meta now.", None),
         ("Everyone says Berlin is great but I moved to Munich.", None),
+        # What someone can or will say reports no news; what a label said does.
+        ("Bumped my pension to 8% this year, future me can say thanks.", None),
+        ("Switched to Octopus, my bank balance will say thanks.", None),
+        ("The pharmacy label said 100mcg.", "100mcg."),
     ],
 )
 def test_reported_news_is_about_whom_it_reports(text: str, about: str | None) -> None:

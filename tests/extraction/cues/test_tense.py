@@ -51,6 +51,15 @@ def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert cues("I used to live in Cork.").past
 
 
+def test_where_someone_grew_up_names_a_thing_of_now() -> None:
+    """What "the house I grew up in" names is a house; the statement about it is about now."""
+    assert present_state("My parents still live in the house I grew up in, in Cork.")
+    assert not cues("My mum still lives in the village where I grew up.").past
+    assert not cues("I still see the friends I grew up with.").past
+    assert cues("I grew up in Leeds.").past
+    assert cues("When I was growing up we had a dog.").past
+
+
 def test_a_state_told_as_over_is_the_past() -> None:
     assert cues("My first car was a Fiat Panda.").past
     assert cues("Our old flat was in Hove.").past
