@@ -516,7 +516,7 @@ def person_words(text: str) -> frozenset[str]:
 #: What someone can or will say is no report ("future me can say thanks"); a one-word one
 #: is ("the pharmacy label said 100mcg").
 _REPORTED = LazyPattern(
-    r"^(?P<reporter>.*?)\b(?<!can )(?<!could )(?<!will )(?<!would )(?<!'ll )(?<!to )"
+    r"^(?P<reporter>.*?)\b(?<!can )(?<!could )(?<!will )(?<!would )(?<!'ll )"
     r"(?:said|says|say|told (?:me|us)|tells (?:me|us)|"
     r"(?:was|is|were|are|keeps?|kept) (?:saying|telling (?:me|us))|mentioned|mentions|"
     r"reckons|thinks|claims|insists|swears|announced|texted(?: me)?(?: to say)?|"
