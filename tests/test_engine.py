@@ -418,10 +418,11 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
 @pytest.mark.parametrize(
     ("before", "after", "probe"),
     [
-        # Neither says the old value is gone, so both stay unmarked: only the order tells.
+        # Neither says the old value is gone nor names it, so both stay unmarked: only the
+        # order tells ("…, the ThinkPad is in a drawer" sets it aside: marked earlier).
         (
             "My laptop is a ThinkPad X1.",
-            "Work issued me a MacBook Pro, the ThinkPad is in a drawer.",
+            "Work issued me a MacBook Pro for the new project.",
             "What laptop do I use?",
         ),
         # Getting one more says nothing of the first one going.
@@ -666,6 +667,17 @@ async def test_later_answers_in_more_phrasings_come_first(
             "My daughter Ava is at Oakfield Primary.",
             "Ava's loving Greenbank Academy, her form tutor is great.",
             "Which school does my daughter go to?",
+        ),
+        # Naming the earlier value is talking about what the query asks, without its noun.
+        (
+            "I'm a physio at Queen Elizabeth Hospital.",
+            "After six years at Queen Elizabeth I've taken a post at the Royal Infirmary.",
+            "Which hospital do I work at?",
+        ),
+        (
+            "My laptop is a ThinkPad X1.",
+            "Work issued me a MacBook Pro, the ThinkPad is in a drawer.",
+            "What laptop do I use?",
         ),
     ],
 )

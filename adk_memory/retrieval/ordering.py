@@ -792,7 +792,18 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
         # my Spanish class?" is not answered by "Choir practice is Wednesdays".
         return False
     asked = reading.asked_about
-    if asked and not asked & reading.words[n] and (reading.asks_who or asked & reading.words[o]):
+    # Naming the earlier answer's value is talking about what the query asks, in other
+    # words: "After six years at Queen Elizabeth I've taken a post at the Royal Infirmary"
+    # answers "Which hospital do I work at?" as "I'm a physio at Queen Elizabeth Hospital" did.
+    names_earlier = {
+        v for v in reading.values[o] - reading.query_values if _kind_of(v) == "name"
+    } & (reading.values[n] | reading.words[n])
+    if (
+        asked
+        and not asked & reading.words[n]
+        and not names_earlier
+        and (reading.asks_who or asked & reading.words[o])
+    ):
         # The earlier one names what the query asks about and the later does not, or the
         # query asks who holds a role the later never names: "Who is my manager?" is not
         # answered by "My mentor is Ibrahim" nor by "I'm managing Dev and Ines now", "How
