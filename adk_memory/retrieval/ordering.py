@@ -792,16 +792,14 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
         # my Spanish class?" is not answered by "Choir practice is Wednesdays".
         return False
     asked = reading.asked_about
-    # Naming the earlier answer's value is talking about what the query asks, in other
-    # words: "After six years at Queen Elizabeth I've taken a post at the Royal Infirmary"
-    # answers "Which hospital do I work at?" as "I'm a physio at Queen Elizabeth Hospital" did.
-    names_earlier = {
-        v for v in reading.values[o] - reading.query_values if _kind_of(v) == "name"
-    } & (reading.values[n] | reading.words[n])
     if (
         asked
         and not asked & reading.words[n]
-        and not names_earlier
+        # Naming the earlier answer's value is talking about what the query asks, in other
+        # words: "After six years at Queen Elizabeth I've taken a post at the Royal
+        # Infirmary" answers "Which hospital do I work at?" as "I'm a physio at Queen
+        # Elizabeth Hospital" did.
+        and not _earlier_names_said(reading, n, o) - reading.query_values
         and (reading.asks_who or asked & reading.words[o])
     ):
         # The earlier one names what the query asks about and the later does not, or the
@@ -1087,8 +1085,14 @@ def _names_another_value(reading: _Reading, n: int, o: int) -> bool:
     # Halfords", "Alex's ex Jordan turned up"); a change that ends it is read as a change
     # (`_displaces`). A number said again is no such name ("6 till 2", then "lates now, 2
     # till 10").
-    named_again = reading.values[o] & (reading.values[n] | reading.words[n])
-    return not any(_kind_of(v) == "name" for v in named_again)
+    return not _earlier_names_said(reading, n, o)
+
+
+def _earlier_names_said(reading: _Reading, n: int, o: int) -> frozenset[str]:
+    """The names (not numbers or times) of the earlier statement's values that the later
+    one says again."""
+    said = reading.values[n] | reading.words[n]
+    return frozenset(v for v in reading.values[o] & said if _kind_of(v) == "name")
 
 
 def _rival_answers(reading: _Reading, i: int, j: int, config: OrderingConfig) -> bool:
