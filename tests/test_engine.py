@@ -679,6 +679,20 @@ async def test_later_answers_in_more_phrasings_come_first(
             "Work issued me a MacBook Pro, the ThinkPad is in a drawer.",
             "What laptop do I use?",
         ),
+        # A passing moment in another clause bounds nothing of the one naming the value.
+        (
+            "My physio is Rachel Moss.",
+            "ugh, the bus was late this morning. Anyway the new physio, Priya Kaur, is "
+            "brilliant with my shoulder",
+            "Who's my physio?",
+        ),
+        # A day that recurs is a value of a schedule, in any case and shape ("Monday
+        # evenings", "on Mondays", "every monday").
+        (
+            "Swimming club is Monday evenings for me.",
+            "Switched my swimming club sessions over to Wednesday evenings.",
+            "When is my swimming club?",
+        ),
     ],
 )
 async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_history(
@@ -886,6 +900,12 @@ async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
             "Our dog is called Biscuit, he's a beagle.",
             "Tomasz got a puppy and named it Pretzel 😂 we're doing a playdate on saturday",
             "What's my dog called?",
+        ),
+        # What a story is about.
+        (
+            "My cat's called Mochi.",
+            "reading my nephew a story about a cat called Garfield, now he wants a fat orange one",
+            "What's my cat called?",
         ),
     ],
 )

@@ -201,6 +201,17 @@ _NOT_VALUES = frozenset(
 )
 
 
+#: A day that names when something happens again and again, which a schedule holds ("on
+#: Sundays", "Saturday mornings", "every tuesday"), in any case: a value of the kind "time",
+#: told apart from the day of a one-off ("I washed my car on Sunday"), which names none.
+_DAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_SCHEDULED_DAY = re.compile(
+    rf"\b(?P<day>{_DAY_NAMES})(?:s\b|\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
+    rf"|\bevery\s+(?P<every>{_DAY_NAMES})\b",
+    re.IGNORECASE,
+)
+
+
 #: "Tom is my manager since the reorg", "Okafor's our GP now": a sentence that opens by
 #: naming who fills a role of the speaker's. Elsewhere a capital opening a sentence says
 #: nothing ("Work issued me a MacBook Pro").
@@ -238,11 +249,17 @@ def _values(text: str) -> frozenset[str]:
     role = _NAMES_ROLE.match(text)
     if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))
-    return frozenset(
+    values = {
         v.lower().rstrip(".,:-").removesuffix("'s")
         for v in found
         if v.rstrip(".,:-") not in _NOT_VALUES
-    )
+    }
+    # One spelling per scheduled day ("Tuesday mornings" and "on Tuesdays" name one day).
+    days = {
+        f"{(day.group('day') or day.group('every')).lower()}s"
+        for day in _SCHEDULED_DAY.finditer(text)
+    }
+    return frozenset(values | days)
 
 
 def _words(text: str) -> frozenset[str]:
@@ -743,7 +760,9 @@ def _one_answer(reading: _Reading, i: int, j: int) -> bool:
     said = cues(clause)
     if (
         said.hypothetical
-        or reading.planned[n] != reading.planned[o]
+        # Read on the clause too: "…a MacBook Air, so the XPS is going to my nephew" plans
+        # only what becomes of the earlier one.
+        or said.planned != reading.planned[o]
         or not _reads_current(said, clause)
         or (
             one_off_past(clause)
@@ -783,9 +802,11 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
     context, nothing still to come, no second one of the kind, nobody else's, and about
     what the query asks. A rival answer that fails this still comes first; it only does
     not send the earlier one to the end."""
-    if reading.temporary[n] or reading.over[o] or reading.past[o]:
+    if cues(clause).temporary or reading.over[o] or reading.past[o]:
         # A stand-in ("while it's in for repair") holds nothing instead; only what holds
-        # now is displaced ("I grew up in Glasgow" still holds).
+        # now is displaced ("I grew up in Glasgow" still holds). Passing is read on the
+        # clause naming the value: "ugh, traffic this morning. Anyway the new dentist, Dr
+        # Ferreira, is great" names a lasting one.
         return False
     if reading.query_values & reading.values[o] and not reading.query_values & reading.values[n]:
         # The query names what the earlier answer is about and the later does not: "When's
@@ -888,6 +909,16 @@ def _holds_beside(reading: _Reading, n: int, o: int) -> bool:
         # lives).
         return True
     new_values = reading.values[n] - reading.values[o]
+    told_of = [
+        m.group("content")
+        for m in _MEDIA_CONTENT.finditer(clause)
+        if not _words(m.group("medium")) & reading.query_words
+    ]
+    if new_values and all(any(v in _values(t) for t in told_of) for v in new_values):
+        # Every new name is what a book, a film or a song is about, which the speaker does
+        # not have: "reading my niece a picture book about a dog called Clifford" for
+        # "What's my dog called?" ("What book am I reading?" asks for just that).
+        return True
     formers = _FORMER.finditer(reading.bodies[n])
     if any(v in _values(former.group(0)) for former in formers for v in new_values):
         return True
@@ -912,6 +943,14 @@ _THEIR_THING = re.compile(
 _FORMER = re.compile(
     r"\b(?:my|our)\s+(?:old|former|previous|ex-?)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:,\s*)?"
     r"(?:\s*[\w'+.-]+){1,3}",
+    re.IGNORECASE,
+)
+#: What a work tells of: "a picture book about a dog called Clifford", "a film set in Lisbon".
+_MEDIA_CONTENT = re.compile(
+    r"\b(?P<medium>(?:picture |story |comic |audio)?books?|novels?|films?|movies?|shows?|series|"
+    r"cartoons?|songs?|stor(?:y|ies)|games?|articles?|videos?|podcasts?|documentar(?:y|ies)|"
+    r"episodes?|plays?|musicals?)\s+(?P<content>(?:about|called|named|titled|set in|featuring|"
+    r"where|in which)\b[^,.;!?]*)",
     re.IGNORECASE,
 )
 #: Where an aside starts inside a clause.
