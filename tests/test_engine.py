@@ -747,6 +747,17 @@ async def test_of_answers_to_a_question_asking_for_one_value_the_earlier_is_hist
             "Bumped my pension to 8% this tax year, future me can say thanks.",
             "How much do I put into my pension?",
         ),
+        # A correction: the earlier answer was never right.
+        (
+            "I go to PureGym on Mill Road.",
+            "Sorry, wrong name earlier - my gym is The Gym Group on Mill Road.",
+            "Which gym do I go to?",
+        ),
+        (
+            "My dentist appointment is on the 8th.",
+            "Correction, the dentist appointment is on the 11th, I misread the letter.",
+            "When is my dentist appointment?",
+        ),
     ],
 )
 async def test_a_rival_answer_said_as_new_sends_the_earlier_one_last(

@@ -68,6 +68,7 @@ from adk_memory.extraction.cues import (
     another_of_its_kind,
     begins_lasting,
     content_words,
+    corrects,
     cues,
     dated_event,
     ends,
@@ -793,7 +794,12 @@ def _said_as_new(reading: _Reading, i: int, j: int) -> bool:
     dog called Clifford, now she wants one" presents no new dog of the speaker's."""
     n = _later(reading, i, j)
     o = j if n == i else i
-    return said_as_new(_value_clause(reading, n, o)) or ends(reading.bodies[n], reading.bodies[o])
+    return (
+        said_as_new(_value_clause(reading, n, o))
+        or ends(reading.bodies[n], reading.bodies[o])
+        # A correction: the earlier answer was never right ("I actually meant Limerick").
+        or corrects(reading.bodies[n])
+    )
 
 
 def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:

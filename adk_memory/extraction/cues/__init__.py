@@ -20,6 +20,7 @@ among themselves (`LazyPattern`, `remembered`, `IRREGULAR`, `PAST_TENSE`, `singu
 
 from adk_memory.extraction.cues.changes import (
     arrived,
+    corrects,
     displaced,
     ends,
     lasting_change,
@@ -66,6 +67,7 @@ __all__ = [
     "arrived",
     "begins_lasting",
     "content_words",
+    "corrects",
     "cues",
     "dated_event",
     "displaced",

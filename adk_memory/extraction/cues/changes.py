@@ -49,13 +49,17 @@ _DISPLACE = [
         rf"no longer (?:use|go to|play|drink|eat|see|have|work at|live in)) {_NP}{_NP_END}",
         rf"\b(?:my )?(?:final|last) day at {_NP}{_NP_END}",
         rf"\b(?:switched|moved|changed|migrated)(?: [\w-]+){{1,3}}? from {_NP}(?= to\b)",
-        r"^(?:the |my |our )?(?:old )?(?P<x>[^.,;!?]+?)" + _CEASED,
-        # An end given as the reason ("signed for Clapton Rovers after the Hawks folded"): a
-        # short name after the conjunction, and only an end for good ("After the pub closed
-        # we went to Tom's" is an evening).
-        r"\b(?:after|since|because|now that) (?:the |my |our )(?:old )?"
+        # What ended opens the sentence; one after a conjunction is read below, as a reason.
+        r"^(?!(?:after|since|because|now that|when|once)\b)(?:the |my |our )?(?:old )?"
+        r"(?P<x>[^.,;!?]+?)" + _CEASED,
+        # An end given as the reason ("signed for Clapton Rovers after the Hawks folded",
+        # "after Bulb went under we were moved to Octopus"): a short name after the
+        # conjunction, and only an end for good ("After the pub closed we went to Tom's" is
+        # an evening).
+        r"\b(?:after|since|because|now that) (?:(?:the |my |our )(?:old )?|(?=(?-i:[A-Z])))"
         r"(?P<x>[\w'-]+(?: [\w'-]+){0,2}?)(?: finally| sadly| officially)? "
-        r"(?:retired|passed away|died|folded|went bust)\b",
+        r"(?:retired|passed away|died|folded|went (?:bust|under|out of business|into "
+        r"administration)|shut down|closed down)\b",
         # Ends said as they happen, inside the frame of an outcome ("Ended up cancelling
         # PureGym and joining The Gym Group", "finally getting rid of the Volvo"); a gerund
         # alone is an activity or a subject ("Selling on eBay is my side hustle", "I'm not
@@ -140,6 +144,24 @@ _NEWNESS = LazyPattern(
     r"started|joined|(?:got )?promoted|got (?:the|a|my) promotion)\b",
     re.IGNORECASE,
 )
+
+
+#: Words that say the speaker had it wrong, wherever they stand: "I actually meant Limerick",
+#: "Haha my mistake, the tortoise is Sheldon", "Correction, the flight is on the 5th", "sorry,
+#: I told you wrong". Not "actually" alone ("it's actually harder than it looks").
+_HAD_IT_WRONG = LazyPattern(
+    r"\b(?:correction\b|i (?:told|gave) you (?:the )?wrong\b|(?:was|were) wrong\b(?! about\b)|"
+    r"wrong (?:one|booking|date|day|name|number|address)\b)",
+    re.IGNORECASE,
+)
+
+
+def corrects(text: str) -> bool:
+    """Whether `text` says the speaker had something wrong: a correction, not a change. The
+    value it gives was the right one all along, so what it corrects holds no more as an
+    answer; read only of a rival answer already found to hold instead."""
+    masked = mask(text)
+    return _RETRACTED.search(masked) is not None or _HAD_IT_WRONG.search(masked) is not None
 
 
 def said_as_new(text: str) -> bool:

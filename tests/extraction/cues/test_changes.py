@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adk_memory.extraction.cues import (
+    corrects,
     displaced,
     ends,
     lasting_change,
@@ -148,6 +149,9 @@ def test_an_end_said_as_it_happens_names_what_ended() -> None:
         ("Dad finally got rid of the estate and bought a Skoda.", "estate"),
         ("The SE finally died on me, so I got a Motorola.", "SE"),
         ("Wound up signing for Clapton Rovers after the Hawks folded.", "Hawks"),
+        # A name that ceased, given as the reason, needs no article before it.
+        ("Since Zenith went under we've been moved over to Lumen Energy.", "Zenith"),
+        ("After Castle Vets shut down we registered with Parkside.", "Castle Vets"),
     ):
         assert displaced(text) == [value], text
     # Named, but not for good: a maybe.
@@ -213,3 +217,20 @@ def test_what_always_held_is_not_said_as_new(text: str) -> None:
 
 def test_upping_an_amount_to_a_value_is_a_lasting_change() -> None:
     assert lasting_change("After the half marathon I upped it to around 40 km a week.")
+
+
+def test_a_correction_says_the_speaker_had_it_wrong() -> None:
+    for text in (
+        "I actually meant Harrogate, not that it matters.",
+        "Correction, the flight is on the 5th.",
+        "Sorry, I told you wrong, it's Wednesdays.",
+        "I was looking at the wrong booking, it's the 9th.",
+        "Ah my mistake, she's called Bramble.",
+    ):
+        assert corrects(text), text
+    for text in (
+        "The cello is actually harder than it looks.",
+        "I was wrong about the film, it was great.",
+        "Something went wrong with the boiler again.",
+    ):
+        assert not corrects(text), text
