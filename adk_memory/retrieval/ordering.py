@@ -123,6 +123,11 @@ class OrderingConfig(BaseModel):
     #: pushed two true facts of 40 out of the top 5 (look-alikes read as rivals), while
     #: cutting stale values returned by about 7 points; marked either way.
     one_answer_last: bool = False
+    #: Such earlier rival answers go after every other recalled memory when the latest
+    #: answers the query at least as well as each of them (dense cosine): a look-alike
+    #: read as a rival mostly matches the question less than the answer it sits beside.
+    #: Measured on the six splits: stale values returned 236 -> 232 of 604, no fact lost.
+    as_good_answer_last: bool = True
     #: Earlier rival answers to a one-value question whose later answer is said as new
     #: (`Evidence.NEW_ANSWER`) go after every other recalled memory: newness in the very
     #: clause that names the rival value is what tells an update from a look-alike.
@@ -782,9 +787,33 @@ def _one_answer(reading: _Reading, i: int, j: int) -> bool:
     # What the query itself names ("GP" of "Who's my GP?") is no value of either answer.
     old_values = reading.values[o] - reading.query_values
     new_values = reading.values[n] - reading.values[o] - reading.query_values
-    if not {_kind_of(v) for v in new_values} & {_kind_of(v) for v in old_values}:
+    shared = {_kind_of(v) for v in new_values} & {_kind_of(v) for v in old_values}
+    if not shared or (shared == {"time"} and not _times_of_one_thing(reading, n, o)):
         return False
     return _answers_about_one_person(reading, n, o)
+
+
+#: Words that say when, not what: days, parts of the day, weeks.
+_WHEN_WORDS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night "
+    "lunchtime weekend weekday week day month year".split()
+)
+
+
+def _times_of_one_thing(reading: _Reading, n: int, o: int) -> bool:
+    """Whether two statements that name only times as rival values time one thing: "Thursdays
+    are my pottery class" gives no other day for "On Mondays I have choir practice", however
+    the query asks ("What's my weekly schedule?"); "the bins go out tuesday night" does for
+    "bin collection is on Fridays"."""
+
+    def what(i: int) -> set[str]:
+        return {
+            w
+            for w in content_words(reading.bodies[i])
+            if w not in _WHEN_WORDS and _kind_of(w) == "name" and not w[:1].isdigit()
+        }
+
+    return bool(what(n) & what(o))
 
 
 def _said_as_new(reading: _Reading, i: int, j: int) -> bool:
@@ -1187,6 +1216,13 @@ def _new_rival(reading: _Reading, i: int, j: int, config: OrderingConfig) -> boo
     return _one_answer(reading, i, j)
 
 
+def _answers_as_well(members: Sequence[ScoredMemory]) -> bool:
+    """Whether the newest of a group (first) matches the query at least as well as each
+    earlier member, on the dense cosine."""
+    latest, *earlier = members
+    return all(latest.breakdown.cosine >= m.breakdown.cosine for m in earlier)
+
+
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
     """Ids of the recalled changes that displace another memory in `groups`: the ones recall
     must ask about (has it already superseded something?) before ordering."""
@@ -1232,7 +1268,13 @@ def current_first(
             if (
                 config.earlier_last
                 or (group.evidence is Evidence.CHANGE and config.displaced_last)
-                or (group.evidence is Evidence.ONE_ANSWER and config.one_answer_last)
+                or (
+                    group.evidence is Evidence.ONE_ANSWER
+                    and (
+                        config.one_answer_last
+                        or (config.as_good_answer_last and _answers_as_well(members))
+                    )
+                )
                 or (group.evidence is Evidence.NEW_ANSWER and config.new_answer_last)
             ):
                 earlier += older

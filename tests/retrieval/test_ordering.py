@@ -534,3 +534,78 @@ def test_a_day_of_the_month_and_a_name_answer_no_one_value_question_as_rivals() 
     vectors = np.stack([unit(1, 0.2), unit(1, 0.3)])
     ordered = current_first([birthday, sign], vectors, OrderingConfig(), query="Who's my GP?")
     assert all(m.latest is None for m in ordered)
+
+
+def _rival_marks(before: str, after: str, query: str) -> list[tuple[str, bool | None]]:
+    old = scored(f"User: {before}", 0.8, 1)
+    new = scored(f"User: {after}", 0.5, 30)
+    angle = float(np.arccos(0.5))
+    vectors = np.stack([unit(1, 0), unit(np.cos(angle), np.sin(angle))])
+    ordered = current_first([old, new], vectors, OrderingConfig(), query=query)
+    return [(m.record.text.removeprefix("User: "), m.latest) for m in ordered]
+
+
+def test_days_that_time_different_things_are_no_rival_answers() -> None:
+    # Only days differ, and nothing else is shared: two things of the week, both hold.
+    for before, after, query in (
+        (
+            "On Tuesdays I have band rehearsal.",
+            "Fridays are my climbing session.",
+            "What's my weekly schedule?",
+        ),
+        ("On Mondays I have yoga.", "Thursdays are my piano lesson.", "When are my classes?"),
+    ):
+        assert all(latest is None for _, latest in _rival_marks(before, after, query)), after
+    # Another day or date for the same thing is its latest answer.
+    for before, after, query in (
+        (
+            "The dentist appointment is on the 8th.",
+            "The dentist moved my appointment to the 11th.",
+            "When is my dentist appointment?",
+        ),
+        (
+            "My swimming club meets on Monday evenings.",
+            "The swimming club has moved to Wednesday evenings.",
+            "When does my swimming club meet?",
+        ),
+    ):
+        assert _rival_marks(before, after, query) == [(after, True), (before, False)], after
+
+
+def test_an_earlier_answer_goes_last_when_the_latest_matches_the_query_as_well() -> None:
+    before, after = (
+        "My GP is Dr Patel at the Elm surgery.",
+        "My GP is Dr Okafor at the Elm surgery.",
+    )
+    angle = float(np.arccos(0.5))
+
+    def order(after_score: float, config: OrderingConfig) -> list[str]:
+        old = scored(f"User: {before}", 0.8, 1)
+        new = scored(f"User: {after}", after_score, 30)
+        others = [
+            scored("User: My shoe size is 42.", 0.6, 10),
+            scored("User: I like jazz.", 0.4, 12),
+        ]
+        ranked = sorted([old, new, *others], key=lambda m: -m.breakdown.score)
+        by_text = {
+            old.record.text: unit(1, 0, 0, 0),
+            new.record.text: unit(np.cos(angle), np.sin(angle), 0, 0),
+            others[0].record.text: unit(0, 0, 1, 0),
+            others[1].record.text: unit(0, 0, 0, 1),
+        }
+        vectors = np.stack([by_text[m.record.text] for m in ranked])
+        ordered = current_first(ranked, vectors, config, query="Who is my GP?")
+        assert [
+            m.latest for m in ordered if m.record.text in (old.record.text, new.record.text)
+        ] == [
+            True,
+            False,
+        ]
+        return [m.record.text.removeprefix("User: ") for m in ordered]
+
+    shoe, jazz = "My shoe size is 42.", "I like jazz."
+    # The latest matches better: the earlier answer goes after everything else.
+    assert order(0.85, OrderingConfig()) == [after, shoe, jazz, before]
+    assert order(0.85, OrderingConfig(as_good_answer_last=False)) == [after, before, shoe, jazz]
+    # The earlier matches better: it may be a look-alike, so it only swaps ranks.
+    assert order(0.5, OrderingConfig()) == [after, shoe, before, jazz]
