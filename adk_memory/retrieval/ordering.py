@@ -157,6 +157,12 @@ class OrderingConfig(BaseModel):
     #: A later statement that does not itself answer the query, names a new value and is
     #: nearest to an answer at least this close answers the same question.
     related_answer_cosine: float = Field(default=0.4, ge=0.0, le=1.0)
+    #: A later answer that never names what the query asks about may still hold instead of
+    #: an earlier one that does when it matches the query by this much more (dense cosine):
+    #: the embedding reads "new boss Tom Achebe" as an answer to "Who's my manager?" where
+    #: the words miss it, and "My mentor is Ibrahim" as a worse one than "My manager is
+    #: Siobhan".
+    asked_word_margin: float = Field(default=0.1, ge=0.0, le=1.0)
     #: Two of the best answers to the query answer it as rivals, however far apart their
     #: wording ("I live in Leicester, near the university", "Moved to Nottingham last month"),
     #: when the later matches the query at least this share of the earlier's, names a new
@@ -435,6 +441,7 @@ class _Reading:
             self.gram = vectors @ vectors.T
             self._find_nearest()
         self.similar_cosine = config.same_question_cosine
+        self.asked_word_margin = config.asked_word_margin
 
     def _find_nearest(self) -> None:
         answers = [i for i in self.datable if self.answers[i]]
@@ -857,6 +864,7 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
         # Elizabeth Hospital" did.
         and not _earlier_names_said(reading, n, o) - reading.query_values
         and (reading.asks_who or asked & reading.words[o])
+        and not _matches_query_better(reading, n, o)
     ):
         # The earlier one names what the query asks about and the later does not, or the
         # query asks who holds a role the later never names: "Who is my manager?" is not
@@ -877,6 +885,13 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
     # Getting one more is no sign the earlier one went: "bought a Specialized gravel bike"
     # beside "I ride a Triumph Bonneville".
     return not (_ACQUIRED.search(clause) and _LET_GO.search(reading.bodies[n]) is None)
+
+
+def _matches_query_better(reading: _Reading, n: int, o: int) -> bool:
+    """Whether the later answer matches the query clearly better than the earlier, on the
+    dense cosine: synonyms the words miss ("boss" for "manager", "kitten" for "cat")."""
+    cosine = [m.breakdown.cosine for m in reading.ranked]
+    return cosine[n] >= cosine[o] + reading.asked_word_margin
 
 
 def _reads_current(found: Cues, text: str) -> bool:

@@ -609,3 +609,23 @@ def test_an_earlier_answer_goes_last_when_the_latest_matches_the_query_as_well()
     assert order(0.85, OrderingConfig(as_good_answer_last=False)) == [after, before, shoe, jazz]
     # The earlier matches better: it may be a look-alike, so it only swaps ranks.
     assert order(0.5, OrderingConfig()) == [after, shoe, before, jazz]
+
+
+def test_a_later_answer_in_other_words_holds_instead_when_it_matches_the_query_better() -> None:
+    before = "I see a therapist called Joanne every other week."
+    after = "Started with a new counsellor, Meera, she's great."
+    angle = float(np.arccos(0.45))
+    vectors = np.stack([unit(1, 0), unit(np.cos(angle), np.sin(angle))])
+
+    def marks(before_score: float, after_score: float) -> list[bool | None]:
+        old = scored(f"User: {before}", before_score, 1)
+        new = scored(f"User: {after}", after_score, 30)
+        ordered = current_first(
+            [new, old], vectors[::-1], OrderingConfig(), query="Who is my therapist?"
+        )
+        return [m.latest for m in ordered]
+
+    # "counsellor" never says "therapist"; the embedding finds it answers the query better.
+    assert marks(0.3, 0.45) == [True, False]
+    # Barely better, or worse: the words decide, and they name no therapist.
+    assert marks(0.3, 0.35) == [None, None]
