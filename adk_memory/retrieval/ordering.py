@@ -890,8 +890,8 @@ def _holds_instead(reading: _Reading, n: int, o: int, clause: str) -> bool:
 def _matches_query_better(reading: _Reading, n: int, o: int) -> bool:
     """Whether the later answer matches the query clearly better than the earlier, on the
     dense cosine: synonyms the words miss ("boss" for "manager", "kitten" for "cat")."""
-    cosine = [m.breakdown.cosine for m in reading.ranked]
-    return cosine[n] >= cosine[o] + reading.asked_word_margin
+    later, earlier = reading.ranked[n].breakdown.cosine, reading.ranked[o].breakdown.cosine
+    return later >= earlier + reading.asked_word_margin
 
 
 def _reads_current(found: Cues, text: str) -> bool:
