@@ -137,11 +137,15 @@ def lasting_change(text: str) -> bool:
 
 #: Words that present a value as new, or an amount or a date as moved, beyond those that say a
 #: change (`Cues.change`): "the new manager Bartek", "finally got the promotion", "upped it
-#: to 40 km", "the launch slipped to May", "the mortgage offer came through".
+#: to 40 km", "the launch slipped to May", "the mortgage offer came through", "Bruno's down
+#: to 29kg".
 _NEWNESS = LazyPattern(
     r"\b(?:new|newly|finally|since|upped|raised|bumped|push|pushed|lowered|increased|reduced|"
     r"cut|went (?:up|down)|came through|arrived|revised|extended|slipped|rescheduled|postponed|"
-    r"started|joined|(?:got )?promoted|got (?:the|a|my) promotion)\b",
+    r"started|joined|(?:got )?promoted|got (?:the|a|my) promotion|dropped)\b"
+    # An amount said as moved ("Bruno's down to 29kg", "had to go up to 34 waist"); not a
+    # bound ("I can work from home up to 3 days a week").
+    r"|(?:'s|'re|'m|\b(?:is|are|am|go|gone|goes|went|been|now)) (?:down|up) to (?=[\d£$€])",
     re.IGNORECASE,
 )
 

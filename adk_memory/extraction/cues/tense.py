@@ -157,7 +157,8 @@ _CHANGE = LazyPattern(
     r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
     r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
     r"stopped|left|finished|done with|retired|took a job|relocated|gone over to|kicked the habit|"
-    r"from \S+(?: \S+){0,3} to)\b",
+    # Not where something is done ("work from home up to 3 days a week").
+    r"from (?!home\b)\S+(?: \S+){0,3} to)\b",
     re.IGNORECASE,
 )
 

@@ -114,6 +114,9 @@ def test_change_wording() -> None:
     assert cues("I've gone over to sparkling water with lime.").change
     assert cues("Finally kicked the habit, it's nicotine gum for me.").change
     assert not cues("I went over to Tom's for dinner.").change
+    # Where something is done is no change from it.
+    assert not cues("I can work from home up to 3 days a week.").change
+    assert cues("I switched from Vim to VS Code.").change
 
 
 def test_ago_dates_the_start_of_what_holds_now_or_a_past() -> None:
