@@ -8,13 +8,18 @@ from pathlib import Path
 import pytest
 
 from bench.bench_updates import (
+    HELD_OUT,
     SPLITS,
     Case,
+    CaseResult,
+    PathRun,
     SuiteError,
+    as_json,
     conversation,
     load_suite,
     mentions,
     metrics,
+    render,
     run_cases,
     validate,
 )
@@ -82,3 +87,33 @@ async def test_three_cases_run_through_the_local_path(tmp_path: Path) -> None:
     figures = metrics(results)
     assert figures["current_first"]["n"] == 1 and figures["facts_lost"]["n"] == 1
     json.dumps(figures)
+
+
+def test_the_held_out_splits_are_reported_together() -> None:
+    def result(split: str, first: bool) -> CaseResult:
+        return CaseResult(
+            id=f"u-{split}",
+            split=split,
+            kind="update",
+            domain="home",
+            form="f",
+            probe="?",
+            current_first=first,
+            stale_returned=False,
+        )
+
+    runs = [
+        PathRun(
+            path="local",
+            where="here",
+            results=[result("dev", True), result("blind", False), result("heldout3", True)],
+            seconds=1.0,
+        )
+    ]
+
+    figures = as_json(runs, "all", [])["paths"]["local"]["splits"]
+
+    assert set(HELD_OUT) <= set(SPLITS) and not set(HELD_OUT) & {"dev", "dev2", "dev3"}
+    assert figures["held-out"]["current_first"] == {"value": 0.5, "hits": 1, "n": 2}
+    assert figures["all"]["current_first"]["n"] == 3
+    assert "### split held-out: 2 updates" in render(runs, "all", [])
