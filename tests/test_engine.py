@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
-from adk_memory.engine import MemoryEngine
+from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.errors import InvalidInputError, NotFoundError
+from adk_memory.factory import build_engine
 from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory, Status
+from adk_memory.retrieval.ordering import OrderingConfig
+from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import T0, FixedClock
 
 ALICE = Scope(app_name="app", user_id="alice")
@@ -996,3 +1000,33 @@ async def test_a_change_settled_by_replace_leaves_other_memories_alone(
     ranked = await engine.recall(ALICE, "What do I like to drink?", top_k=5)
     marks = {m.record.id: m.latest for m in ranked}
     assert marks.get(garden.id) is None
+
+
+async def test_a_later_answer_the_rules_leave_apart_is_weighed_by_the_learned_model(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """The learned weighing of rival answers (`ordering.rival_order`) puts a later answer
+    the rules found no evidence for before the earlier one, unmarked; off, the rules alone
+    leave the earlier first."""
+
+    async def ranked_with(ordering: OrderingConfig, name: str) -> list[str]:
+        store = await SqliteStore(tmp_path / f"{name}.db").open()
+        engine = build_engine(store, clock=clock, config=EngineConfig(ordering=ordering))
+        try:
+            ranked, _, _ = await _later(
+                engine,
+                clock,
+                "I use LastPass for all my passwords.",
+                "after all the breach stuff I'm on Bitwarden now, and it's cheaper too",
+                "Which password manager do I use?",
+            )
+        finally:
+            await engine.close()
+        assert all(m.latest is None for m in ranked)
+        return [m.record.text for m in ranked]
+
+    learned = await ranked_with(OrderingConfig(), "learned")
+    rules = await ranked_with(OrderingConfig(rival_order=None), "rules")
+    assert learned[0].startswith("after all the breach stuff")
+    assert rules[0] == "I use LastPass for all my passwords."
+    assert set(learned) == set(rules)

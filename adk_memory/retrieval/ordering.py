@@ -46,6 +46,12 @@ A group holds one kind of evidence, so a near-identical sentence is never marked
 change joined its group; and the strongest evidence groups first, so a weaker reading never
 takes the state a change displaced.
 
+Then a learned weighing of the same readings (`rival_model`, `OrderingConfig.rival_order`)
+orders what the rules left apart: a later answer the model finds likely to hold instead of an
+earlier one moves up to just before it, unmarked. The rules' look-alike readings stay vetoes
+it cannot outweigh (`_may_be_rivals`), and it only reorders: it never marks, never sends a
+memory last, never supersedes.
+
 The memory block shows every memory's date and these marks, so the agent's model can tell
 which one holds now. Pure functions: no I/O.
 """
@@ -53,6 +59,7 @@ which one holds now. Pure functions: no I/O.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -95,7 +102,9 @@ from adk_memory.extraction.cues import (
 from adk_memory.extraction.sentences import mask, unmask
 from adk_memory.extraction.slots import is_single_valued
 from adk_memory.model import Kind, ScoredMemory
+from adk_memory.retrieval import rival_model
 from adk_memory.retrieval.question import asks_for_one
+from adk_memory.retrieval.rival_model import RivalModel
 
 
 class OrderingConfig(BaseModel):
@@ -170,6 +179,10 @@ class OrderingConfig(BaseModel):
     rival_relative: float = Field(default=0.7, ge=0.0, le=1.0)
     #: Below this cosine two memories are about different things, however they match.
     rival_cosine: float = Field(default=0.2, ge=0.0, le=1.0)
+    #: The learned weighing of rival answers (`rival_model`): a later answer the model
+    #: finds at least this likely to hold instead of an earlier one goes just before it,
+    #: unmarked; None leaves ordering to the rules alone.
+    rival_order: float | None = Field(default=0.5, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
 
@@ -535,15 +548,18 @@ def _displaces(
     if _holds_beside(reading, n, o):
         return None
     if reading.says_change[n] and _changes_of(reading, n, o):
-        if negates(new_text) and (
-            len(split_items(old_text, commas=False)) > 1
-            or any(one_of_several(word, old_text) for word in content_words(new_text))
-        ):
-            # "I don't listen to classical any more" ends one of "jazz and classical"; "I
-            # don't speak German any more" one of "English, French, German".
-            return None
-        return n
+        return None if _ends_one_of_several(new_text, old_text) else n
     return n if ends(new_text, old_text) else None
+
+
+def _ends_one_of_several(new_text: str, old_text: str) -> bool:
+    """Whether a later statement denies one item of an earlier one that lists several: "I
+    don't listen to classical any more" ends one of "jazz and classical"; "I don't speak
+    German any more" one of "English, French, German". The others still hold."""
+    return negates(new_text) and (
+        len(split_items(old_text, commas=False)) > 1
+        or any(one_of_several(word, old_text) for word in content_words(new_text))
+    )
 
 
 def _changes_of(reading: _Reading, n: int, o: int) -> bool:
@@ -630,7 +646,10 @@ def group_same_question(
     The strongest evidence groups first: a change claims the state it displaced before a
     weaker reading could pair that state with some other memory. A group's members each
     have the evidence with its best-ranked member (the head)."""
-    reading = _Reading(ranked, vectors, config, query)
+    return _group(_Reading(ranked, vectors, config, query), config, settled)
+
+
+def _group(reading: _Reading, config: OrderingConfig, settled: Collection[str]) -> list[Group]:
     found: list[tuple[Evidence, int, int, int | None]] = []
     for i, j in reading.pairs():
         evidence, change = _evidence(reading, i, j, config, settled)
@@ -653,7 +672,7 @@ def group_same_question(
             changes.setdefault(head, set()).add(change)
     return [
         Group(members[i], kinds[i], frozenset(changes.get(i, ()))) if i in members else Group([i])
-        for i in range(len(ranked))
+        for i in range(len(reading.ranked))
         if i in members or i not in grouped
     ]
 
@@ -1238,6 +1257,238 @@ def _answers_as_well(members: Sequence[ScoredMemory]) -> bool:
     return all(latest.breakdown.cosine >= m.breakdown.cosine for m in earlier)
 
 
+#: What the learned weighing of rival answers reads of a pair (earlier, later), in the order
+#: of `rival_model.RivalModel.features`: how each matches the query, how they relate, and the
+#: cues in each one's words. No rule's verdict is among them: those were fitted to the dev
+#: examples, and the model fitted on them carried over worse to the held-out splits.
+RIVAL_FEATURES: tuple[str, ...] = (
+    "later_query_share",
+    "earlier_query_share",
+    "later_query_cosine",
+    "earlier_query_cosine",
+    "later_matches_as_well",
+    "later_lexical",
+    "earlier_lexical",
+    "pair_cosine",
+    "later_nearest_is_earlier",
+    "earlier_nearest_is_later",
+    "later_answers",
+    "earlier_answers",
+    "asks_for_one",
+    "later_change_worded",
+    "later_said_as_new",
+    "later_temporary",
+    "later_hypothetical",
+    "later_additive",
+    "later_past",
+    "later_planned",
+    "later_lasting_change",
+    "later_begins_lasting",
+    "later_lasting_event",
+    "later_one_off_past",
+    "later_told_as_over",
+    "later_scoped",
+    "later_negates",
+    "later_reported",
+    "later_someone_else",
+    "later_another_of_its_kind",
+    "later_corrects",
+    "later_reads_current",
+    "earlier_present_state",
+    "earlier_temporary",
+    "earlier_hypothetical",
+    "earlier_past",
+    "earlier_told_as_over",
+    "earlier_someone_else",
+    "later_ends_earlier",
+    "later_names_new_value",
+    "later_names_earlier_value",
+    "values_of_one_kind",
+    "same_subject",
+    "shares_words",
+    "log_days_between",
+)
+
+
+@dataclass(frozen=True)
+class RivalPair:
+    """Two recalled memories that may answer the query as rivals: indices into the ranked
+    list, and what the learned weighing reads of them (`RIVAL_FEATURES`)."""
+
+    earlier: int
+    later: int
+    features: Mapping[str, float]
+
+
+def _own_features(reading: _Reading, i: int) -> dict[str, float]:
+    """What the learned weighing reads of one memory's own words, as the later ("later_…")
+    and as the earlier ("earlier_…") of a pair; read once per memory, not once per pair."""
+    body = reading.bodies[i]
+    found = cues(body)
+    someone_else = bool(subject_words(body))
+    values = {
+        "later_change_worded": found.change,
+        "later_temporary": found.temporary,
+        "later_hypothetical": found.hypothetical,
+        "later_additive": found.additive,
+        "later_past": found.past,
+        "later_planned": found.planned,
+        "later_lasting_change": reading.says_change[i],
+        "later_begins_lasting": begins_lasting(body),
+        "later_lasting_event": lasting_event(body),
+        "later_one_off_past": one_off_past(body),
+        "later_told_as_over": reading.over[i],
+        "later_scoped": scoped(body),
+        "later_negates": negates(body),
+        "later_reported": reported_about(body) is not None,
+        "later_someone_else": someone_else,
+        "later_another_of_its_kind": another_of_its_kind(body) is not None,
+        "later_corrects": corrects(body),
+        "later_reads_current": reading.current[i],
+        "earlier_present_state": reading.states[i],
+        "earlier_temporary": found.temporary,
+        "earlier_hypothetical": found.hypothetical,
+        "earlier_past": found.past,
+        "earlier_told_as_over": reading.over[i],
+        "earlier_someone_else": someone_else,
+    }
+    return {name: float(value) for name, value in values.items()}
+
+
+def _rival_features(
+    reading: _Reading, o: int, n: int, own: Mapping[int, Mapping[str, float]], ended: bool
+) -> dict[str, float]:
+    """`RIVAL_FEATURES` of the pair (earlier `o`, later `n`); `own` holds `_own_features`
+    by index, `ended` whether the later statement ends the earlier value (`ends`)."""
+    old, new = reading.ranked[o], reading.ranked[n]
+    best = max((m.breakdown.cosine for m in reading.ranked), default=0.0)
+    scale = best if best > 0 else 1.0
+    new_values = reading.values[n] - reading.values[o]
+    days = (new.record.stated_at - old.record.stated_at).total_seconds() / 86_400
+    values = {
+        "later_query_share": new.breakdown.cosine / scale,
+        "earlier_query_share": old.breakdown.cosine / scale,
+        "later_query_cosine": new.breakdown.cosine,
+        "earlier_query_cosine": old.breakdown.cosine,
+        "later_matches_as_well": new.breakdown.cosine >= old.breakdown.cosine,
+        "later_lexical": new.breakdown.lexical,
+        "earlier_lexical": old.breakdown.lexical,
+        "pair_cosine": reading.cosine(o, n),
+        "later_nearest_is_earlier": reading.nearest[n] == o,
+        "earlier_nearest_is_later": reading.nearest[o] == n,
+        "later_answers": reading.answers[n],
+        "earlier_answers": reading.answers[o],
+        "asks_for_one": reading.asks_for_one,
+        # Newness said of the new value itself: "Google announced new layoffs" and "the
+        # motorbike needs new tyres" present nothing the query asks for as new.
+        "later_said_as_new": bool(new_values) and said_as_new(_value_clause(reading, n, o)),
+        "later_ends_earlier": ended,
+        "later_names_new_value": bool(new_values),
+        "later_names_earlier_value": bool(_earlier_names_said(reading, n, o)),
+        "values_of_one_kind": bool(
+            {_kind_of(v) for v in new_values} & {_kind_of(v) for v in reading.values[o]}
+        ),
+        "same_subject": new.record.subject == old.record.subject,
+        "shares_words": bool((reading.words[n] & reading.words[o]) - reading.query_words),
+        "log_days_between": math.log1p(max(0.0, days)),
+    }
+    later = {k: v for k, v in own[n].items() if k.startswith("later_")}
+    earlier = {k: v for k, v in own[o].items() if k.startswith("earlier_")}
+    return {**{name: float(value) for name, value in values.items()}, **later, **earlier}
+
+
+def _rival_pairs(reading: _Reading, config: OrderingConfig) -> list[RivalPair]:
+    """The candidate pairs (`_Reading.pairs`) whose later statement may stand in for the
+    earlier at all, with the features of each (`_may_be_rivals`)."""
+    found = []
+    own: dict[int, dict[str, float]] = {}
+    for i, j in reading.pairs():
+        if reading.said[i] == reading.said[j]:
+            continue
+        n = _later(reading, i, j)
+        o = j if n == i else i
+        ended = _may_be_rivals(reading, n, o, config)
+        if ended is None:
+            continue
+        for index in (n, o):
+            if index not in own:
+                own[index] = _own_features(reading, index)
+        features = _rival_features(reading, o, n, own, ended)
+        found.append(RivalPair(earlier=o, later=n, features=features))
+    return found
+
+
+def _may_be_rivals(reading: _Reading, n: int, o: int, config: OrderingConfig) -> bool | None:
+    """None when the model may not weigh a later statement against an earlier one, else
+    whether the later ends the earlier value (`ends`, read here anyway).
+
+    What the rules read as a look-alike stays a veto the model cannot outweigh: a passing
+    moment, a maybe, one more of its kind, someone else's thing or news, an addition, the end
+    of one item of several ("I don't listen to classical any more" after "I love jazz and
+    classical"), or more about the earlier value itself ("Took the Golf to Halfords, new
+    tyres"). And the later statement must say what could be the new answer: a new value, a
+    lasting change or the end of the earlier value ("The motorbike needs new tyres" names no
+    new motorbike). The cheap readings go first: most candidate pairs fail one of them."""
+    if reading.cosine(n, o) < config.rival_cosine:
+        return None
+    body, old_body = reading.bodies[n], reading.bodies[o]
+    if _ends_one_of_several(body, old_body):
+        return None
+    ended = ends(body, old_body)
+    changes = reading.says_change[n] or ended
+    if not (reading.values[n] - reading.values[o] or changes):
+        return None
+    said_again = _earlier_names_said(reading, n, o)
+    if said_again and (not changes or any(one_of_several(v, old_body) for v in said_again)):
+        return None
+    if _adds(reading, n, o) or not _may_stand_in(reading, n, o):
+        return None
+    return ended if _answers_about_one_person(reading, n, o) else None
+
+
+def rival_pairs(
+    ranked: Sequence[ScoredMemory],
+    vectors: np.ndarray,
+    config: OrderingConfig,
+    *,
+    query: str,
+) -> list[RivalPair]:
+    """The pairs of `ranked` the learned weighing of rival answers reads, with their
+    features: what `bench/train_rival_model.py` fits the model on, and what
+    `current_first` asks it about."""
+    return _rival_pairs(_Reading(ranked, vectors, config, query), config)
+
+
+def _weigh_rivals(
+    ordered: list[ScoredMemory],
+    pairs: Sequence[RivalPair],
+    ranked: Sequence[ScoredMemory],
+    threshold: float,
+    model: RivalModel,
+) -> list[ScoredMemory]:
+    """`ordered` with each later rival answer the model finds at least `threshold` likely
+    to hold instead moved up to just before the earlier one, the likeliest first; the
+    memories between slide down one rank. Unmarked, like answers the rules find alike: the
+    model weighs cues, it reads no explicit evidence that the earlier value is gone. A memory
+    the rules marked is left where their evidence put it."""
+    order = [m.record.id for m in ordered]
+    marked = {m.record.id for m in ordered if m.latest is not None}
+    weighed = sorted(
+        ((model.probability(pair.features), pair) for pair in pairs), key=lambda found: -found[0]
+    )
+    for probability, pair in weighed:
+        if probability < threshold:
+            break
+        earlier, later = ranked[pair.earlier].record.id, ranked[pair.later].record.id
+        if earlier in marked or later in marked:
+            continue
+        if order.index(earlier) < order.index(later):
+            order.remove(later)
+            order.insert(order.index(earlier), later)
+    at = {m.record.id: m for m in ordered}
+    return [at[i] for i in order]
+
+
 def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
     """Ids of the recalled changes that displace another memory in `groups`: the ones recall
     must ask about (has it already superseded something?) before ordering."""
@@ -1266,8 +1517,9 @@ def current_first(
         return list(ranked)
     placed: list[ScoredMemory | None] = [None] * len(ranked)
     earlier: list[ScoredMemory] = []
+    reading = _Reading(ranked, vectors, config, query)
     if groups is None:
-        groups = group_same_question(ranked, vectors, config, settled, query=query)
+        groups = _group(reading, config, settled)
     for group in groups:
         ranks = sorted(group.members)
         members = sorted(
@@ -1298,4 +1550,8 @@ def current_first(
         # Displaced earlier values left `marked`: the group's last ranks stay empty and close up.
         for rank, memory in zip(ranks, marked, strict=False):
             placed[rank] = memory
-    return [m for m in placed if m is not None] + earlier
+    ordered = [m for m in placed if m is not None] + earlier
+    if vectors is None or config.rival_order is None or len(ranked) < 2:
+        return ordered
+    pairs = _rival_pairs(reading, config)
+    return _weigh_rivals(ordered, pairs, ranked, config.rival_order, rival_model.bundled())

@@ -1,0 +1,103 @@
+"""A learned weighing of the evidence that a later answer holds instead of an earlier one.
+
+The same-question ordering (`ordering`) reads many cues in two statements' words (a change,
+newness, a passing moment, a maybe, someone else's news) and how the query and the two
+memories' embeddings relate. Hand-ordered rules combine them into evidence, and on chat the
+rules fitted to the examples they were written for leave many updates unordered. This model
+weighs the same readings with a logistic regression fitted on the dev splits of
+`bench/updates` (`python -m bench.train_rival_model`), and is measured on the held-out
+splits it never saw. It only orders and marks recalled memories; it never supersedes
+anything, so a wrong reading costs a rank, never a fact.
+
+Pure: numpy only, no I/O beyond reading the bundled weights once.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from importlib import resources
+
+import numpy as np
+from pydantic import BaseModel, Field, model_validator
+
+#: Where the fitted weights ship (`bench/train_rival_model.py` writes it).
+BUNDLED_FILE = "rival_model.json"
+
+
+class RivalModel(BaseModel):
+    """A logistic regression over named features: P = σ(intercept + Σ weight · value)."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    intercept: float
+    #: What it was fitted on and how, for whoever reads the file.
+    provenance: Mapping[str, object] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _one_weight_a_feature(self) -> RivalModel:
+        if len(self.features) != len(self.weights):
+            raise ValueError("a rival model needs one weight per feature")
+        return self
+
+    def probability(self, values: Mapping[str, float]) -> float:
+        """How likely the later statement holds instead of the earlier, given `values` (one
+        per feature; a missing one is an error, so a renamed feature cannot pass silently)."""
+        z = self.intercept + sum(
+            w * values[name] for name, w in zip(self.features, self.weights, strict=True)
+        )
+        return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+
+
+def fit(
+    rows: Sequence[Mapping[str, float]],
+    labels: Sequence[int],
+    *,
+    features: Sequence[str],
+    l2: float = 1.0,
+    iterations: int = 50,
+    provenance: Mapping[str, object] | None = None,
+) -> RivalModel:
+    """Fits an L2-regularised logistic regression by Newton's method (deterministic).
+
+    Args:
+        rows: Feature values per example.
+        labels: 1 where the later statement holds instead of the earlier, else 0.
+        features: The features to use, in order.
+        l2: Penalty on the weights (not the intercept).
+        iterations: Newton steps at most; it stops once the step is negligible.
+        provenance: Kept in the model, for whoever reads the file.
+
+    Returns:
+        The fitted model.
+    """
+    if len(rows) != len(labels) or not rows:
+        raise ValueError("fit needs one label per row, and at least one row")
+    x = np.array([[1.0, *(row[name] for name in features)] for row in rows], dtype=np.float64)
+    y = np.asarray(labels, dtype=np.float64)
+    penalty = np.full(x.shape[1], l2)
+    penalty[0] = 0.0
+    beta = np.zeros(x.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        gradient = x.T @ (p - y) + penalty * beta
+        hessian = (x * (p * (1.0 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(beta))
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    return RivalModel(
+        features=tuple(features),
+        weights=tuple(round(float(w), 6) for w in beta[1:]),
+        intercept=round(float(beta[0]), 6),
+        provenance=dict(provenance or {}),
+    )
+
+
+@functools.cache
+def bundled() -> RivalModel:
+    """The model that ships with the package."""
+    text = (resources.files("adk_memory.retrieval") / "data" / BUNDLED_FILE).read_text("utf-8")
+    return RivalModel.model_validate(json.loads(text))

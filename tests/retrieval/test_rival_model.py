@@ -1,0 +1,61 @@
+"""The learned weighing of rival answers: fitting, scoring, and the bundled weights."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from adk_memory.retrieval import rival_model
+from adk_memory.retrieval.ordering import RIVAL_FEATURES
+from adk_memory.retrieval.rival_model import RivalModel, fit
+
+
+def _rows() -> tuple[list[dict[str, float]], list[int]]:
+    """A signal feature that decides the label, beside noise that does not."""
+    rows, labels = [], []
+    for i in range(200):
+        signal = float(i % 2)
+        rows.append({"signal": signal, "noise": float((i * 7) % 5) / 4})
+        labels.append(int(signal) if i % 17 else 1 - int(signal))  # a few labelled wrong
+    return rows, labels
+
+
+def test_fit_learns_the_feature_that_decides_and_is_deterministic() -> None:
+    rows, labels = _rows()
+    model = fit(rows, labels, features=("signal", "noise"))
+
+    assert model.probability({"signal": 1.0, "noise": 0.5}) > 0.8
+    assert model.probability({"signal": 0.0, "noise": 0.5}) < 0.2
+    assert abs(model.weights[0]) > 5 * abs(model.weights[1])
+    assert fit(rows, labels, features=("signal", "noise")) == model
+
+
+def test_a_stronger_penalty_shrinks_the_weights() -> None:
+    rows, labels = _rows()
+    loose = fit(rows, labels, features=("signal", "noise"), l2=0.1)
+    tight = fit(rows, labels, features=("signal", "noise"), l2=100.0)
+    assert abs(tight.weights[0]) < abs(loose.weights[0])
+
+
+def test_fit_refuses_rows_without_labels() -> None:
+    with pytest.raises(ValueError, match="one label per row"):
+        fit([{"a": 1.0}], [], features=("a",))
+
+
+def test_a_model_needs_one_weight_per_feature_and_every_feature_to_score() -> None:
+    with pytest.raises(ValidationError, match="one weight per feature"):
+        RivalModel(features=("a", "b"), weights=(1.0,), intercept=0.0)
+    model = RivalModel(features=("a", "b"), weights=(1.0, -1.0), intercept=0.0)
+    assert model.probability({"a": 0.0, "b": 0.0}) == pytest.approx(0.5)
+    # Extreme scores stay finite in both directions.
+    assert model.probability({"a": 1000.0, "b": 0.0}) == pytest.approx(1.0)
+    assert model.probability({"a": -1000.0, "b": 0.0}) == pytest.approx(0.0)
+    with pytest.raises(KeyError):
+        model.probability({"a": 1.0})
+
+
+def test_the_bundled_model_reads_what_ordering_computes_and_saw_no_held_out_split() -> None:
+    model = rival_model.bundled()
+    # A renamed or added feature without refitting fails here, not silently at recall.
+    assert model.features == RIVAL_FEATURES
+    assert set(model.provenance["splits"]) <= {"dev", "dev2", "dev3"}  # type: ignore[arg-type]
