@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -210,5 +212,27 @@ async def test_four_engines_stating_a_new_home_at_once_leave_one_home(tmp_path: 
             active = [r.object for r in homes if r.status is Status.ACTIVE]
             assert len(homes) == PROCESSES
             assert len(active) == 1, active
+    finally:
+        await store.close()
+
+
+async def test_a_new_file_another_connection_is_writing_opens_once_it_is_free(
+    tmp_path: Path,
+) -> None:
+    """Switching a new file to WAL needs an exclusive lock, and sqlite refuses it at once
+    (no busy wait) while another connection writes: the open waits and retries instead of
+    failing (what four processes opening one new file at the same instant ran into)."""
+    path = tmp_path / "new.db"
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("CREATE TABLE other_tool (a)")
+    opening = asyncio.create_task(SqliteStore(path).open())
+    await asyncio.sleep(0.3)
+    assert not opening.done()  # neither opened under the lock nor failed
+    writer.execute("COMMIT")
+    writer.close()
+    store = await opening
+    try:
+        assert await store.integrity_check() == "ok"
     finally:
         await store.close()

@@ -186,6 +186,12 @@ def lexical_scores(
     }
 
 
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    """Whether sqlite refused for a lock another connection holds (it may free it soon)."""
+    message = str(exc).lower()
+    return "locked" in message or "busy" in message
+
+
 class SqliteStore:
     """`MemoryStore` on one SQLite file."""
 
@@ -251,24 +257,57 @@ class SqliteStore:
         try:
             if self._on_disk:
                 self._create_private()
-            conn = sqlite3.connect(
-                self.path,
-                timeout=self._busy_timeout_s,
-                isolation_level=None,
-                check_same_thread=True,
-            )
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            # Deleted text (forget, erase) is overwritten, not left in free pages.
-            conn.execute("PRAGMA secure_delete=ON")
-            migrate(conn)
+            try:
+                conn = self._connect()
+            except sqlite3.OperationalError as exc:
+                if not _locked(exc):
+                    raise
+                conn = self._connect_when_free()
         except (sqlite3.DatabaseError, OSError) as exc:
             raise ConfigError(f"cannot open memory database {self.path}: {exc}") from exc
         self._conn = conn
         row = conn.execute("SELECT value FROM meta WHERE key='dimension'").fetchone()
         self._dimension = int(row[0]) if row else None
         self._erased_seen = self._erase_marker(conn)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path,
+            timeout=self._busy_timeout_s,
+            isolation_level=None,
+            check_same_thread=True,
+        )
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            # Deleted text (forget, erase) is overwritten, not left in free pages.
+            conn.execute("PRAGMA secure_delete=ON")
+            migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _connect_when_free(self) -> sqlite3.Connection:
+        """`_connect` again, with backoff, for up to the busy timeout. Switching a new file to
+        WAL needs an exclusive lock, and sqlite answers "database is locked" at once, without
+        waiting the busy timeout, while another process writes the file (several processes
+        opening one new file at the same instant). Imported here: the first attempt usually
+        works, and a command that opens a store pays nothing for tenacity."""
+        import tenacity
+
+        for attempt in tenacity.Retrying(
+            retry=tenacity.retry_if_exception(
+                lambda exc: isinstance(exc, sqlite3.OperationalError) and _locked(exc)
+            ),
+            stop=tenacity.stop_after_delay(self._busy_timeout_s),
+            wait=tenacity.wait_exponential_jitter(initial=0.01, max=0.2),
+            reraise=True,
+        ):
+            with attempt:
+                return self._connect()
+        raise AssertionError("unreachable: tenacity re-raises the last error")
 
     @staticmethod
     def _erase_marker(conn: sqlite3.Connection) -> str | None:
