@@ -14,7 +14,10 @@ from adk_memory.extraction.sentences import mask, unmask
 #: sparkling water with dinner these days", "no longer", "instead"). Event verbs ("left",
 #: "fixed", "started") are not among them: "I left the party early" changes no value.
 _NOW_VERSUS_BEFORE = LazyPattern(
-    r"\b(?:now|these days|nowadays|from now on|no longer|any longer|not any ?more|"
+    # "now" opening what must be done next sets nothing against before ("ASOS sent the wrong
+    # size, now I have to send it back").
+    r"\b(?:now(?!,? (?:i|we) (?:have to|need to|'ve got to|got to|gotta|must)\b)|"
+    r"these days|nowadays|from now on|no longer|any longer|not any ?more|"
     r"any ?more(?! than)|no more|instead)\b",
     re.IGNORECASE,
 )

@@ -105,7 +105,13 @@ _ADDITIVE = LazyPattern(
     + r"too|as well|either|another|"
     r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
     r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
-    r"(?<!for )a second(?![- ]?hand)|extra)\b",
+    r"(?<!for )a second(?![- ]?hand)|extra|"
+    # Having several at once: "so I've got both now", "I use both", "I'm carrying two
+    # phones now"; not a value said of both ("-3.25 in both now") or an amount moved
+    # ("down to two coffees now").
+    r"(?:have|has|got|use|keep|kept|own) both(?= now\b| of them\b|\s*[.!?,]|\s*$)|"
+    r"(?:have|has|got|own|carrying) (?:two|three|four|2|3|4)\s+(?:[\w-]+\s+)?[\w-]+s"
+    r"(?=\s+now\b))\b",
     re.IGNORECASE,
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").

@@ -54,6 +54,11 @@ def test_lasting_changes(text: str) -> None:
         "I don't like horror movies any more than my wife does.",
         "I'm currently reading Dune.",
         "I got a new phone case.",
+        # Holding several at once adds, it replaces nothing.
+        "got my Irish passport through my grandma finally, so I've got both now",
+        "work have given me a Samsung for on-call, so I'm carrying two phones now ugh",
+        # What must be done next sets nothing against before.
+        "now I have to send it back.",
     ],
 )
 def test_not_lasting_changes(text: str) -> None:

@@ -36,6 +36,16 @@ def test_too_of_degree_adds_nothing() -> None:
     assert cues("My Spanish is decent now, my Italian is too.").additive
 
 
+def test_holding_several_at_once_is_an_addition() -> None:
+    assert cues("so I've got both now").additive
+    assert cues("I kept both of them.").additive
+    assert cues("I have two cats now.").additive
+    # Neither a subject of two nor an amount moved.
+    assert not cues("We both moved to Leeds.").additive
+    assert not cues("I'm down to two coffees now.").additive
+    assert not cues("it's -3.25 in both now").additive
+
+
 def test_a_day_word_dates_a_past_event_and_bounds_a_present_state() -> None:
     assert dated_event("Passed my B1 German exam today!!")
     assert dated_event("We've moved in this morning.")
