@@ -129,11 +129,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check:
         bundled = rival_model.RivalModel.model_validate_json(BUNDLED.read_text("utf-8"))
         drift = (
-            max(abs(a - b) for a, b in zip(model.weights, bundled.weights, strict=True))
+            max(
+                abs(a - b)
+                for a, b in zip(
+                    (model.intercept, *model.weights),
+                    (bundled.intercept, *bundled.weights),
+                    strict=True,
+                )
+            )
             if model.features == bundled.features
             else float("inf")
         )
-        print(f"largest weight difference from the bundled model: {drift:.2e}")
+        print(f"largest coefficient difference from the bundled model: {drift:.2e}")
         return 0 if drift < 1e-3 else 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")

@@ -400,6 +400,9 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
             "I work at Sainsbury's now, on the tills.",
             "Where was my first job?",
         ),
+        # Someone named, doing or moving something of theirs.
+        ("I drive a VW Golf.", "Tom's driving a Tesla Model 3 now.", "What car do I drive?"),
+        ("I weigh 80kg.", "Bruno's down to 29kg after the diet.", "How much do I weigh?"),
         # A passing moment says nothing about the lasting answer.
         (
             "I have a golden retriever called Max.",
@@ -570,6 +573,9 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Google.", "lol ravi left google"),
         ("I work at Google.", "Mary-Jane left Google."),
         ("I use Spotify.", "My bf switched to Tidal."),
+        # A named person's thing is theirs.
+        ("My rent is 1200 a month.", "Emma's rent went up to 1500 this month."),
+        ("I drive a Golf.", "Tom's car got written off, he drives a Kia now."),
         # What the speaker got someone else.
         ("I drive a Golf.", "Bought a Polo for my daughter, she passed her test."),
         ("My phone is a Pixel 7.", "Got my mum an iPhone 15 for her birthday."),

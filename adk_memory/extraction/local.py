@@ -28,6 +28,7 @@ from adk_memory.extraction.cues import (
     cues,
     displaced,
     moved_thing,
+    named_owner,
     names_someone_alone,
     recipient,
     scoped,
@@ -556,6 +557,10 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         return None
     if recipient(text) is not None:
         # What the speaker got someone else is theirs: "Bought my dad an iPhone 15".
+        return None
+    if named_owner(text) is not None:
+        # A named person's thing is theirs: "Emma's rent went up to 1500" is no change of
+        # the speaker's rent.
         return None
     old = displaced(text)
     new = arrived(text)

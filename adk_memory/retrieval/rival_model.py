@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 
 import numpy as np
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 #: Where the fitted weights ship (`bench/train_rival_model.py` writes it).
 BUNDLED_FILE = "rival_model.json"
@@ -29,6 +29,9 @@ BUNDLED_FILE = "rival_model.json"
 
 class RivalModel(BaseModel):
     """A logistic regression over named features: P = σ(intercept + Σ weight · value)."""
+
+    # One instance is shared by every recall (`bundled`).
+    model_config = ConfigDict(frozen=True)
 
     features: tuple[str, ...]
     weights: tuple[float, ...]

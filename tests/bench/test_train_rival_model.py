@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adk_memory.retrieval import rival_model
 from adk_memory.retrieval.ordering import RIVAL_FEATURES
-from bench.bench_updates import load_suite
+from bench.bench_updates import HELD_OUT, SPLITS, load_suite
 from bench.train_rival_model import TRAIN_SPLITS, examples
 
 
@@ -24,5 +25,7 @@ async def test_updates_give_positive_pairs_and_every_row_has_every_feature(
     assert 0 < sum(labels) < len(labels)
 
 
-def test_the_model_is_fitted_on_dev_splits_only() -> None:
-    assert set(TRAIN_SPLITS) == {"dev", "dev2", "dev3"}
+def test_the_bundled_model_was_fitted_on_what_the_trainer_reads_and_no_held_out_split() -> None:
+    assert rival_model.bundled().provenance["splits"] == list(TRAIN_SPLITS)
+    assert not set(TRAIN_SPLITS) & set(HELD_OUT)
+    assert set(TRAIN_SPLITS) | set(HELD_OUT) == set(SPLITS)

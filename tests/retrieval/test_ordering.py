@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import numpy as np
+import pytest
 
 from adk_memory.model import Kind, Scope, ScoreBreakdown, ScoredMemory
 from adk_memory.retrieval.ordering import OrderingConfig, current_first
@@ -109,7 +110,9 @@ def test_a_change_displaces_only_its_nearest_state() -> None:
     assert [m.latest for m in ordered] == [True, None, False]
 
 
-def _pair_order(before: str, after: str, cosine: float = 0.8) -> list[str]:
+def _pair_order(
+    before: str, after: str, cosine: float = 0.8, config: OrderingConfig | None = None
+) -> list[str]:
     old = scored(f"User: {before}", 0.8, 1)
     new = scored(f"User: {after}", 0.5, 30)
     other = scored("User: My shoe size is 42.", 0.4, 10)
@@ -117,7 +120,9 @@ def _pair_order(before: str, after: str, cosine: float = 0.8) -> list[str]:
     vectors = np.stack([unit(1, 0, 0), unit(np.cos(angle), np.sin(angle), 0), unit(0, 0, 1)])
     # Only a change may reorder them here: the two are set too far apart to be read as
     # answers to one question, and the learned weighing of rival answers is off.
-    config = OrderingConfig(same_question_cosine=0.99, answer_cosine=0.99, rival_order=None)
+    config = config or OrderingConfig(
+        same_question_cosine=0.99, answer_cosine=0.99, rival_order=None
+    )
     ordered = current_first([old, new, other], vectors, config)
     return [m.record.text.removeprefix("User: ") for m in ordered]
 
@@ -142,6 +147,36 @@ def test_what_is_not_a_lasting_change_of_the_same_state_displaces_nothing() -> N
     ]
     for before, after in cases:
         assert _pair_order(before, after) == [before, after, "My shoe size is 42."], after
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # A passing moment, a maybe, an addition, a plan in progress.
+        ("I live in Berlin.", "I'm at a conference in Vienna this week."),
+        ("I live in Milan.", "I'm thinking of moving to Rome."),
+        ("I play tennis.", "I also started playing squash."),
+        ("I have a British passport.", "Got my Irish one through my gran, so I've got both now."),
+        # One item of a compound ended: the other still holds.
+        ("I love jazz and classical.", "I don't really listen to classical any more."),
+        # Someone else's news or thing.
+        ("I live in Oslo.", "My sister moved to Bergen."),
+        ("I work at Google.", "Ravi left Google last month."),
+        ("I drive a VW Golf.", "Tom's driving a Tesla Model 3 now."),
+        ("I weigh 80kg.", "Bruno's down to 29kg after the diet."),
+        ("My phone is a Pixel 7.", "Got my mum an iPhone 15 for her birthday."),
+        # More about the earlier value itself, or nothing that could be a new answer.
+        ("I drive a VW Golf.", "Took the Golf to Halfords, new tyres, 400 quid."),
+        ("I ride a Yamaha motorbike.", "The motorbike needs new tyres."),
+    ],
+)
+def test_the_learned_weighing_never_reads_a_look_alike_whatever_its_weights(
+    before: str, after: str
+) -> None:
+    """With `rival_order=0.0` every pair the vetoes let through would move: these must not
+    reach the model at all, however it is fitted."""
+    config = OrderingConfig(same_question_cosine=0.99, answer_cosine=0.99, rival_order=0.0)
+    assert _pair_order(before, after, config=config) == [before, after, "My shoe size is 42."]
 
 
 def test_lasting_changes_of_the_same_state_displace_it() -> None:

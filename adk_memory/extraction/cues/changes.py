@@ -6,21 +6,11 @@ import re
 
 from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
-from adk_memory.extraction.cues.tense import PAST_TENSE, begins_lasting, cues
+from adk_memory.extraction.cues.tense import NOW_VERSUS_BEFORE, PAST_TENSE, begins_lasting, cues
 from adk_memory.extraction.cues.words import SPACES, content_words
 from adk_memory.extraction.sentences import mask, unmask
 
-#: Words that set what holds now against what held before ("We're in Munich now", "it's
-#: sparkling water with dinner these days", "no longer", "instead"). Event verbs ("left",
-#: "fixed", "started") are not among them: "I left the party early" changes no value.
-_NOW_VERSUS_BEFORE = LazyPattern(
-    # "now" opening what must be done next sets nothing against before ("ASOS sent the wrong
-    # size, now I have to send it back").
-    r"\b(?:now(?!,? (?:i|we) (?:have to|need to|'ve got to|got to|gotta|must)\b)|"
-    r"these days|nowadays|from now on|no longer|any longer|not any ?more|"
-    r"any ?more(?! than)|no more|instead)\b",
-    re.IGNORECASE,
-)
+_NOW_VERSUS_BEFORE = LazyPattern(rf"\b(?:{NOW_VERSUS_BEFORE})\b", re.IGNORECASE)
 
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
 _NP_STOP = (
@@ -146,9 +136,10 @@ _NEWNESS = LazyPattern(
     r"\b(?:new|newly|finally|since|upped|raised|bumped|push|pushed|lowered|increased|reduced|"
     r"cut|went (?:up|down)|came through|arrived|revised|extended|slipped|rescheduled|postponed|"
     r"started|joined|(?:got )?promoted|got (?:the|a|my) promotion|dropped)\b"
-    # An amount said as moved ("Bruno's down to 29kg", "had to go up to 34 waist"); not a
-    # bound ("I can work from home up to 3 days a week").
-    r"|(?:'s|'re|'m|\b(?:is|are|am|go|gone|goes|went|been|now)) (?:down|up) to (?=[\d£$€])",
+    # An amount said as moved ("Bruno's down to 29kg", "my rent went up to 1,400", "had to
+    # go up to 34 waist"); not a bound ("I can go up to £300", "sessions are up to 90
+    # minutes"). Whose amount it is, the ordering reads apart.
+    r"|(?:'s|'re|'m|\b(?:went|gone|been|now|had to go)) (?:down|up) to (?=[\d£$€])",
     re.IGNORECASE,
 )
 

@@ -154,9 +154,12 @@ _NAME_SUBJECT = LazyPattern(
     # Or a phrase about it: "Tom and Ravi moved", "Rent in Leeds is crazy now" (not the
     # speaker's news either way; "Tom and I moved" is).
     r"|(?:from|at|in|on|of|for|and|with)\s"
-    # Or, after "'s", where they are: "Chloe's up in Glasgow now", "Tom's back in Leeds".
+    # Or, after "'s", where they are: "Chloe's up in Glasgow now", "Tom's back in Leeds";
+    # what they are doing ("Tom's driving a Tesla now", "Emma's moving to Leeds"; not
+    # "Monday's meeting moved"); an amount of theirs moved ("Bruno's down to 29kg").
     r"|(?<='s\s)(?:(?:up|down|over|out|back|away)\s+(?:in|at|with|north|south|there|here)\b"
-    r"|off\s+to\b|back\b|home\b)))"
+    r"|off\s+to\b|back\b|home\b|(?:up|down)\s+to\b"
+    r"|[a-z]+ing\s+(?:a|an|the|to|for|at|in|on|with|from|his|her|their|back|home|now|out)\b)))"
 )
 #: What the speaker got someone: "Got my mum a Samsung A54 for her birthday", "Bought a
 #: Polo for my daughter", "Gave my old Golf to my son". The thing is theirs, not the
@@ -358,6 +361,20 @@ def _as_possessed(text: str) -> str:
     return f"{text[: found.start(group)]}My {word.lower()}{text[found.end(group) :]}"
 
 
+def named_owner(text: str) -> str | None:
+    """Whose thing a statement opens with when a named person owns it, in lower case:
+    "Emma's rent went up to 1500" → "emma", "Priya's new Audi is gorgeous" → "priya"; None
+    for the speaker's things and for no one's."""
+    return _named_owner(_as_possessed(_capitalised(text[:_SUBJECT_READ_CHARS])))
+
+
+def _named_owner(text: str) -> str | None:
+    thing = _NAMED_THING_SUBJECT.match(text)
+    if thing is None or thing.group("name").lower() in _OPENERS:
+        return None
+    return thing.group("name").lower()
+
+
 @remembered
 def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     """Who a statement is about when that is not the speaker, as lower-case words, kin
@@ -405,11 +422,11 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     kin = _NAMED_KIN_SUBJECT.match(text)
     if kin is not None and _SPEAKER_IN_PREDICATE.search(text, kin.end()) is None:
         return person_words(f"{kin.group('name')} {kin.group('of')}")
-    thing = _NAMED_THING_SUBJECT.match(text) if possessed else None
-    if thing is not None and thing.group("name").lower() not in _OPENERS:
+    owner = _named_owner(text) if possessed else None
+    if owner is not None:
         # Asked for a thing that acts, a named person's thing is theirs: "Priya's new Audi
         # is gorgeous" is no news of the speaker's car.
-        return frozenset({thing.group("name").lower()})
+        return frozenset({owner})
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
     people = _PEOPLE_SUBJECT.match(text)

@@ -99,19 +99,22 @@ _DEGREE_BEFORE_TOO = (
 #: An addition beside what is known: never a displacement. "The other day", "each other"
 #: and "second-hand" add nothing, and "second" adds only as "a second" ("a second job";
 #: "my second year" is a rank).
+#: Having several at once: "so I've got both now", "I use both", "I'm carrying two phones
+#: now". Not a value said of both ("-3.25 in both now"), and not a count said again, which
+#: changed ("We have three kids now" after "I have two kids").
+_SEVERAL = (
+    r"\b(?:have|has|got|use|keep|kept|own) both(?= now\b| of them\b|\s*[.!?,]|\s*$)"
+    r"|\bcarrying (?:both|two|three|2|3)\b"
+)
+_HOLDS_SEVERAL = LazyPattern(_SEVERAL, re.IGNORECASE)
 _ADDITIVE = LazyPattern(
     r"\b(?:also|too(?!\s+[a-z])|"
     + "".join(rf"(?<!{re.escape(word)} )" for word in _DEGREE_BEFORE_TOO)
     + r"too|as well|either|another|"
     r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
     r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
-    r"(?<!for )a second(?![- ]?hand)|extra|"
-    # Having several at once: "so I've got both now", "I use both", "I'm carrying two
-    # phones now"; not a value said of both ("-3.25 in both now") or an amount moved
-    # ("down to two coffees now").
-    r"(?:have|has|got|use|keep|kept|own) both(?= now\b| of them\b|\s*[.!?,]|\s*$)|"
-    r"(?:have|has|got|own|carrying) (?:two|three|four|2|3|4)\s+(?:[\w-]+\s+)?[\w-]+s"
-    r"(?=\s+now\b))\b",
+    r"(?<!for )a second(?![- ]?hand)|extra)\b"
+    rf"|{_SEVERAL}",
     re.IGNORECASE,
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
@@ -157,9 +160,17 @@ _STARTED_AGO = LazyPattern(
     re.I,
 )
 _RECENT_AGO = LazyPattern(rf"\b{_RECENTLY}\b", re.I)
+#: Words that set what holds now against what held before ("We're in Munich now", "it's
+#: sparkling water with dinner these days", "no longer", "instead"). "now" opening what must
+#: be done next sets nothing against before ("ASOS sent the wrong size, now I have to send it
+#: back").
+NOW_VERSUS_BEFORE = (
+    r"now(?!,? (?:i|we)(?:['\u2019]ve)? (?:have to|need to|got to|gotta|must)\b)|these days|"
+    r"nowadays|from now on|no longer|any longer|not any ?more|any ?more(?! than)|no more|instead"
+)
 #: Wording that says a value changed (the update may name neither old nor new value).
 _CHANGE = LazyPattern(
-    r"\b(?:now|these days|nowadays|no longer|not any ?more|any ?more|no more|instead|"
+    rf"\b(?:{NOW_VERSUS_BEFORE}|"
     r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
     r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
     r"stopped|left|finished|done with|retired|took a job|relocated|gone over to|kicked the habit|"
@@ -207,6 +218,12 @@ class Cues:
     def lasting(self) -> bool:
         """Whether the statement may fill a single-valued slot: about now, for good."""
         return not (self.temporary or self.hypothetical or self.past)
+
+
+def holds_several(text: str) -> bool:
+    """Whether `text` says the speaker has several of a thing at once, whichever clause says
+    it ("Got my Irish passport, so I've got both now"): the earlier one still holds."""
+    return _HOLDS_SEVERAL.search(text) is not None
 
 
 @remembered

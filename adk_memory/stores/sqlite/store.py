@@ -290,7 +290,8 @@ class SqliteStore:
         return conn
 
     def _connect_when_free(self) -> sqlite3.Connection:
-        """`_connect` again, with backoff, for up to the busy timeout. Switching a new file to
+        """`_connect` again, with backoff, until the busy timeout has passed (an attempt that
+        is already waiting on sqlite's busy handler may run past it). Switching a new file to
         WAL needs an exclusive lock, and sqlite answers "database is locked" at once, without
         waiting the busy timeout, while another process writes the file (several processes
         opening one new file at the same instant). Imported here: the first attempt usually

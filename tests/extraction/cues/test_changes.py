@@ -223,6 +223,8 @@ def test_said_as_new(text: str) -> None:
         "I drive a Golf",
         # A bound, not a move.
         "I can work from home up to 3 days a week",
+        "I can go up to £300 for a good one",
+        "Sessions are up to 90 minutes",
     ],
 )
 def test_what_always_held_is_not_said_as_new(text: str) -> None:

@@ -8,6 +8,7 @@ from adk_memory.extraction.cues import (
     begins_lasting,
     cues,
     dated_event,
+    holds_several,
     one_off_past,
     present_state,
     told_as_over,
@@ -37,9 +38,12 @@ def test_too_of_degree_adds_nothing() -> None:
 
 
 def test_holding_several_at_once_is_an_addition() -> None:
+    assert holds_several("Got my Irish passport through my gran, so I've got both now")
     assert cues("so I've got both now").additive
     assert cues("I kept both of them.").additive
-    assert cues("I have two cats now.").additive
+    assert cues("I'm carrying two phones now").additive
+    # A count said again changed: "three kids now" after "two kids" holds instead.
+    assert not cues("We have three kids now, little Sam arrived in May.").additive
     # Neither a subject of two nor an amount moved.
     assert not cues("We both moved to Leeds.").additive
     assert not cues("I'm down to two coffees now.").additive
