@@ -403,6 +403,7 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
         # Someone named, doing or moving something of theirs.
         ("I drive a VW Golf.", "Tom's driving a Tesla Model 3 now.", "What car do I drive?"),
         ("I weigh 80kg.", "Bruno's down to 29kg after the diet.", "How much do I weigh?"),
+        ("I weigh 80kg.", "The dog's down to 29kg now.", "How much do I weigh?"),
         # A passing moment says nothing about the lasting answer.
         (
             "I have a golden retriever called Max.",

@@ -146,6 +146,15 @@ _NAME = r"(?-i:(?:Mc|Mac|O')?[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+(?:-[A-ZÀ-ÖØ-Þ][
 #: "Ravi left Google", "Dana just runs the team", "Tom is at Bosch": a capitalised first word,
 #: then a verb or a phrase about it. A capital opening a sentence before anything else names
 #: no one: "Officially a Londoner now", "New job at Deloitte", "Imagine living in Hawaii".
+#: What follows "'s" (is) when it says what someone or something is: where they are
+#: ("Chloe's up in Glasgow now", "Tom's back in Leeds"), what they are doing ("Tom's driving
+#: a Tesla now", "Emma's moving to Leeds"; not "Monday's meeting moved"), an amount of theirs
+#: moved ("Bruno's down to 29kg").
+_AFTER_IS = (
+    r"(?:(?:up|down|over|out|back|away)\s+(?:in|at|with|north|south|there|here)\b"
+    r"|off\s+to\b|back\b|home\b|(?:up|down)\s+to\b"
+    r"|[a-z]+ing\s+(?:a|an|the|to|for|at|in|on|with|from|his|her|their|back|home|now|out)\b)"
+)
 _NAME_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>{_NAME})"
     # A surname: "Ravi Shah left Google".
@@ -154,12 +163,13 @@ _NAME_SUBJECT = LazyPattern(
     # Or a phrase about it: "Tom and Ravi moved", "Rent in Leeds is crazy now" (not the
     # speaker's news either way; "Tom and I moved" is).
     r"|(?:from|at|in|on|of|for|and|with)\s"
-    # Or, after "'s", where they are: "Chloe's up in Glasgow now", "Tom's back in Leeds";
-    # what they are doing ("Tom's driving a Tesla now", "Emma's moving to Leeds"; not
-    # "Monday's meeting moved"); an amount of theirs moved ("Bruno's down to 29kg").
-    r"|(?<='s\s)(?:(?:up|down|over|out|back|away)\s+(?:in|at|with|north|south|there|here)\b"
-    r"|off\s+to\b|back\b|home\b|(?:up|down)\s+to\b"
-    r"|[a-z]+ing\s+(?:a|an|the|to|for|at|in|on|with|from|his|her|their|back|home|now|out)\b)))"
+    # Or, after "'s", what they are (`_AFTER_IS`).
+    rf"|(?<='s\s){_AFTER_IS}))"
+)
+#: "The dog's down to 29kg now", "the cat's back home": a thing or an animal the subject of
+#: what it is or does, which is no news of the speaker's own.
+_THING_SUBJECT = LazyPattern(
+    rf"{_LEAD_IN}(?:the|our|a|an)\s+(?P<thing>[a-z]+)'s\s+{_AFTER_IS}", re.IGNORECASE
 )
 #: What the speaker got someone: "Got my mum a Samsung A54 for her birthday", "Bought a
 #: Polo for my daughter", "Gave my old Golf to my son". The thing is theirs, not the
@@ -427,6 +437,12 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         # Asked for a thing that acts, a named person's thing is theirs: "Priya's new Audi
         # is gorgeous" is no news of the speaker's car.
         return frozenset({owner})
+    thing_subject = _THING_SUBJECT.match(text)
+    if (
+        thing_subject is not None
+        and _SPEAKER_IN_PREDICATE.search(text, thing_subject.end()) is None
+    ):
+        return frozenset({singular(thing_subject.group("thing").lower())})
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
     people = _PEOPLE_SUBJECT.match(text)

@@ -8,6 +8,7 @@ from adk_memory.extraction.cues import (
     THIRD_PERSON,
     includes,
     is_relation,
+    named_owner,
     names_someone_alone,
     person_words,
     relation_names,
@@ -138,6 +139,11 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Chloe's up in Glasgow now, she got the lecturer job.", {"chloe"}),
         ("Tom's back in Leeds.", {"tom"}),
         ("Mum's off to Spain for good.", {"mother"}),
+        # What someone or something is doing or how much of theirs moved, after "'s".
+        ("Tom's driving a Tesla Model 3 now.", {"tom"}),
+        ("Bruno's down to 29kg after the diet.", {"bruno"}),
+        ("The dog's down to 29kg now.", {"dog"}),
+        ("the cat's back home", {"cat"}),
     ],
 )
 def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who: set[str]) -> None:
@@ -312,3 +318,17 @@ def test_split_conjoined_parts_clauses_whose_subjects_may_differ() -> None:
 )
 def test_someone_named_alone_before_their_news(text: str, alone: bool) -> None:
     assert names_someone_alone(text) is alone
+
+
+@pytest.mark.parametrize(
+    ("text", "owner"),
+    [
+        ("Emma's rent went up to 1500 this month.", "emma"),
+        ("Priya's new Audi is gorgeous.", "priya"),
+        ("My rent went up to 1500.", None),
+        ("The rent went up to 1500.", None),
+        ("Sorry's not enough.", None),
+    ],
+)
+def test_a_named_persons_thing_is_theirs(text: str, owner: str | None) -> None:
+    assert named_owner(text) == owner
