@@ -117,7 +117,10 @@ def row_ids(page: Any) -> set[str]:
 def open_scope(page: Any, site: Site, scope: Any = SCOPE) -> None:
     page.goto(site.url)
     row = page.locator(f'tr.scope[data-app="{scope.app_name}"][data-user="{scope.user_id}"]')
-    row.get_by_role("link", name="memories").click()
+    # Wait for the memories page itself: the scopes page has an h1 too, and on a loaded
+    # machine a bare wait for one returns before the click has navigated.
+    with page.expect_navigation():
+        row.get_by_role("link", name="memories").click()
     page.wait_for_selector("h1")
 
 
@@ -155,7 +158,8 @@ def test_memories_page_lists_and_filters(site: Site, page: Any) -> None:
 
 def test_history_is_a_timeline_of_supersession_and_consolidation(site: Site, page: Any) -> None:
     open_scope(page, site)
-    page.locator(f'tr.memory[data-id="{site.ids.munich}"] a.text').click()
+    with page.expect_navigation():
+        page.locator(f'tr.memory[data-id="{site.ids.munich}"] a.text').click()
     steps = page.locator("ol.timeline li.step")
     assert steps.count() == 2
     assert site.ids.berlin_text in steps.nth(0).inner_text()
@@ -165,7 +169,8 @@ def test_history_is_a_timeline_of_supersession_and_consolidation(site: Site, pag
     assert [h["id"] for h in history] == [site.ids.berlin, site.ids.munich]
 
     open_scope(page, site)
-    page.locator(f'tr.memory[data-id="{site.ids.summary}"] a.text').click()
+    with page.expect_navigation():
+        page.locator(f'tr.memory[data-id="{site.ids.summary}"] a.text').click()
     cards = page.locator("section.sources .card")
     ids = cards.evaluate_all("cards => cards.map(c => c.dataset.id)")
     assert ids == site.ids.sources
