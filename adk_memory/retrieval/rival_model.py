@@ -6,7 +6,7 @@ memories' embeddings relate. Hand-ordered rules combine them into evidence, and 
 rules fitted to the examples they were written for leave many updates unordered. This model
 weighs the same readings with a logistic regression fitted on the dev splits of
 `bench/updates` (`python -m bench.train_rival_model`), and is measured on the held-out
-splits it never saw. It only orders and marks recalled memories; it never supersedes
+splits it never saw. It only orders recalled memories, unmarked; it never supersedes
 anything, so a wrong reading costs a rank, never a fact.
 
 Pure: numpy only, no I/O beyond reading the bundled weights once.
