@@ -1354,10 +1354,10 @@ def _own_features(reading: _Reading, i: int) -> dict[str, float]:
 
 
 def _rival_features(
-    reading: _Reading, o: int, n: int, own: Mapping[int, Mapping[str, float]], ended: bool
+    reading: _Reading, o: int, n: int, own: Mapping[int, Mapping[str, float]]
 ) -> dict[str, float]:
     """`RIVAL_FEATURES` of the pair (earlier `o`, later `n`); `own` holds `_own_features`
-    by index, `ended` whether the later statement ends the earlier value (`ends`)."""
+    by index."""
     old, new = reading.ranked[o], reading.ranked[n]
     best = max((m.breakdown.cosine for m in reading.ranked), default=0.0)
     scale = best if best > 0 else 1.0
@@ -1380,7 +1380,7 @@ def _rival_features(
         # Newness said of the new value itself: "Google announced new layoffs" and "the
         # motorbike needs new tyres" present nothing the query asks for as new.
         "later_said_as_new": bool(new_values) and said_as_new(_value_clause(reading, n, o)),
-        "later_ends_earlier": ended,
+        "later_ends_earlier": ends(reading.bodies[n], reading.bodies[o]),
         "later_names_new_value": bool(new_values),
         "later_names_earlier_value": bool(_earlier_names_said(reading, n, o)),
         "values_of_one_kind": bool(
@@ -1405,20 +1405,18 @@ def _rival_pairs(reading: _Reading, config: OrderingConfig) -> list[RivalPair]:
             continue
         n = _later(reading, i, j)
         o = j if n == i else i
-        ended = _may_be_rivals(reading, n, o, config)
-        if ended is None:
+        if not _may_be_rivals(reading, n, o, config):
             continue
         for index in (n, o):
             if index not in own:
                 own[index] = _own_features(reading, index)
-        features = _rival_features(reading, o, n, own, ended)
+        features = _rival_features(reading, o, n, own)
         found.append(RivalPair(earlier=o, later=n, features=features))
     return found
 
 
-def _may_be_rivals(reading: _Reading, n: int, o: int, config: OrderingConfig) -> bool | None:
-    """None when the model may not weigh a later statement against an earlier one, else
-    whether the later ends the earlier value (`ends`, read here anyway).
+def _may_be_rivals(reading: _Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    """Whether the model may weigh a later statement against an earlier one.
 
     What the rules read as a look-alike stays a veto the model cannot outweigh: a passing
     moment, a maybe, one more of its kind, someone else's thing or news, an addition, the end
@@ -1428,20 +1426,19 @@ def _may_be_rivals(reading: _Reading, n: int, o: int, config: OrderingConfig) ->
     lasting change or the end of the earlier value ("The motorbike needs new tyres" names no
     new motorbike). The cheap readings go first: most candidate pairs fail one of them."""
     if reading.cosine(n, o) < config.rival_cosine:
-        return None
+        return False
     body, old_body = reading.bodies[n], reading.bodies[o]
     if _ends_one_of_several(body, old_body):
-        return None
-    ended = ends(body, old_body)
-    changes = reading.says_change[n] or ended
+        return False
+    changes = reading.says_change[n] or ends(body, old_body)
     if not (reading.values[n] - reading.values[o] or changes):
-        return None
+        return False
     said_again = _earlier_names_said(reading, n, o)
     if said_again and (not changes or any(one_of_several(v, old_body) for v in said_again)):
-        return None
+        return False
     if _adds(reading, n, o) or not _may_stand_in(reading, n, o):
-        return None
-    return ended if _answers_about_one_person(reading, n, o) else None
+        return False
+    return _answers_about_one_person(reading, n, o)
 
 
 def rival_pairs(
