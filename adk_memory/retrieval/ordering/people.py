@@ -1,0 +1,126 @@
+"""Whom two statements are about: the same person, so one may change the other.
+
+"Ravi left Google" is about "my best friend Ravi"; "my brother just moved to Cardiff" is not
+about where the speaker lives.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from adk_memory.extraction.cues import (
+    THIRD_PERSON,
+    includes,
+    is_relation,
+    person_words,
+    reported_about,
+    subject_words,
+)
+from adk_memory.retrieval.ordering.reading import Reading, value_clause
+
+
+def _known_as(who: frozenset[str], aliases: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    """`who` with the names and relations the speaker gave them elsewhere: a named person
+    gains their relation ("priya" → "sister"); a relation alone gains its names."""
+    named = [w for w in who if w in aliases and not is_relation(w)]
+    sources = named or [w for w in who if w in aliases]
+    return who.union(*(aliases[w] for w in sources))
+
+
+def same_person(
+    newer: str,
+    older: str,
+    *,
+    naming: bool = False,
+    aliases: Mapping[str, frozenset[str]] | None = None,
+) -> bool:
+    """Whether a change statement and a state are about the same person: both about the
+    speaker; or the state is about someone and the change names them or says "she", "he",
+    "they" ("Ravi left Google" after "My best friend Ravi works at Google"; "She moved to
+    Bergen" after "My sister lives in Oslo"); or the state is the speaker's and names whom
+    the change is about ("Kenji went on leave, so Sofia leads the team now" after "My team
+    lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there.
+
+    With `naming`, a statement of the speaker's that names the state's person is about them
+    too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"): enough to
+    order two answers, not to displace one ("I moved out, mum stayed in Swansea").
+
+    `aliases` (`_Reading.aliases`) join a name to the relation it was given elsewhere:
+    "Priya moved to Leeds" is about "my sister" once "My sister Priya" was said."""
+    who_old = subject_words(older)
+    about = reported_about(newer)
+    if about is not None:
+        # A report is about whom it reports on, never the speaker: "Tom told me he's at
+        # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
+        return _names(who_old, about)
+    who_new = subject_words(newer, possessed=True)
+    if not who_new:
+        return not who_old or (naming and _names(who_old, newer))
+    if who_old:
+        if who_new == {THIRD_PERSON} or who_new <= who_old or includes(who_new, who_old):
+            return True
+        return aliases is not None and _known_as(who_new, aliases) <= _known_as(who_old, aliases)
+    # Whom the speaker's state names as company is not its subject: "my flatmate just moved
+    # to Leeds" does not move "I rent a flat in Manchester with one flatmate".
+    return THIRD_PERSON not in who_new and who_new <= person_words(_COMPANY.sub(" ", older))
+
+
+#: Someone named beside the speaker or as where the speaker is ("with one flatmate", "and my
+#: boyfriend", "near Ravi", "in the bridges team").
+_COMPANY_WORDS = r"with|alongside|beside|near|next to|and|in|at|for|from|of"
+
+
+_COMPANY = re.compile(
+    rf"\b(?:{_COMPANY_WORDS})\s+(?:(?:my|our|a|an|one|two|the|his|her)\s+)?"
+    rf"(?:(?!(?:{_COMPANY_WORDS})\b)[\w'-]+\s+)?(?!(?:{_COMPANY_WORDS})\b)[\w'-]+",
+    re.IGNORECASE,
+)
+
+
+#: A word that goes on about someone already named ("…Priya at her new flat").
+_THIRD_PERSON_WORD = re.compile(r"\b(?:he|she|they|him|her|them|his|hers|their)\b", re.I)
+
+
+def _names(who: frozenset[str], text: str) -> bool:
+    """Whether `text` names the person `who` holds: all of it ("my sister" in "Helped my
+    sister move"), or the name it was given as its subject ("Mum said Priya's moved to
+    Bergen") or going on about them ("We flew out to see Priya at her new flat"). "Told
+    Priya I moved to Bergen" is the speaker's news, and a relation alone may be anyone's."""
+    if not who or THIRD_PERSON in who:
+        return False
+    words = person_words(text)
+    given = {w for w in who if not is_relation(w)}
+    if who <= words:
+        return True
+    return bool(given) and (
+        given <= subject_words(text)
+        or (given <= words and _THIRD_PERSON_WORD.search(text) is not None)
+    )
+
+
+def answers_about_one_person(reading: Reading, n: int, o: int) -> bool:
+    """Whether a later answer and an earlier one are about the same person, enough to order
+    them (`same_person` with `naming`)."""
+    if _fills_asked_role(reading, n, o):
+        return True
+    if reading.ranked[n].record.subject != reading.ranked[o].record.subject and not (
+        subject_words(reading.bodies[o])
+    ):
+        # The extractor filed them apart and the earlier is the speaker's: trust it ("My
+        # flatmate is learning Italian, keeps practising on me" is not "I'm learning German").
+        return False
+    return same_person(
+        value_clause(reading, n, o), reading.bodies[o], naming=True, aliases=reading.aliases
+    )
+
+
+def _fills_asked_role(reading: Reading, n: int, o: int) -> bool:
+    """Whether the later answer's subject is the very role the query asks about, alone or
+    with its holder's name, and the earlier answer is the speaker's: "the new manager Bartek
+    wants daily standups at 8:30" after "manager's Olumide, pretty chill guy" for "Who's my
+    manager?" names the speaker's manager, not someone else's news."""
+    if not reading.asked_about or subject_words(reading.bodies[o]):
+        return False
+    who = subject_words(value_clause(reading, n, o), possessed=True)
+    return bool(who & reading.asked_about) and who <= reading.asked_about | reading.values[n]

@@ -1,0 +1,354 @@
+"""`Reading`: what the ordering knows of one recall's memories, each read once.
+
+The readings of a single statement (its names and numbers, the words that say what it is
+about, its cues, its slot) and of the recall as a whole (which memories answer the query,
+each one's nearest answer, the pairs any evidence could join). The pair readings build on it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from adk_memory.extraction.cues import (
+    Cues,
+    begins_lasting,
+    cues,
+    dated_event,
+    is_relation,
+    lasting_change,
+    person_words,
+    present_state,
+    relation_names,
+    reported_about,
+    split_conjoined,
+    strip_speaker,
+    subject_words,
+    told_as_over,
+)
+from adk_memory.extraction.sentences import mask, unmask
+from adk_memory.extraction.slots import is_single_valued
+from adk_memory.model import Kind, ScoredMemory
+from adk_memory.retrieval.ordering.config import OrderingConfig
+from adk_memory.retrieval.question import asks_for_one
+
+
+def _slot(memory: ScoredMemory) -> tuple[str, str] | None:
+    """The one-at-a-time slot a memory fills, if any: "allergic to peanuts" and "allergic to
+    cats" share a predicate but both hold, so a many-valued one is no slot here."""
+    record = memory.record
+    if record.kind in (Kind.EPISODIC, Kind.SUMMARY) or not record.predicate:
+        return None
+    if not is_single_valued(record.predicate):
+        return None
+    return record.subject, record.predicate
+
+
+def _body(memory: ScoredMemory) -> str:
+    return strip_speaker(memory.record.text)
+
+
+def _stated(memory: ScoredMemory) -> tuple[object, ...]:
+    return (memory.record.stated_at, memory.record.created_at)
+
+
+#: A name or a number inside a sentence: "MacBook Pro", "40 km", "the 19th".
+_VALUE = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][\w'-]*")
+
+
+#: A name opening a sentence, told from a common word by its shape: a digit or a capital
+#: inside it ("PS5 arrived yesterday", "MacBook died"); "Work issued me a laptop" names none.
+_OPENING_VALUE = re.compile(
+    r"(?:^|(?<=[.!?:]\s))\W*\b([A-Z][\w'-]*\d[\w'-]*|[A-Z][a-z]+[A-Z][\w'-]*)"
+)
+
+
+#: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
+_NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
+
+
+#: Capitalised words that name no value: the speaker, and a day that dates a one-off event
+#: ("I washed my car on Sunday"; "on Sundays" is a value of a schedule).
+_NOT_VALUES = frozenset(
+    "I I'm I've I'd I'll Monday Tuesday Wednesday Thursday Friday Saturday Sunday "
+    # A title is no value of its own: "Dr Hughes" after "Dr Patel" names another GP.
+    "Dr Mr Mrs Ms Miss Prof Sir Dame".split()
+)
+
+
+#: A day that names when something happens again and again, which a schedule holds ("on
+#: Sundays", "Saturday mornings", "every tuesday"), in any case: a value of the kind "time",
+#: told apart from the day of a one-off ("I washed my car on Sunday"), which names none.
+_DAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+
+
+_SCHEDULED_DAY = re.compile(
+    rf"\b(?P<day>{_DAY_NAMES})(?:s\b|\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
+    rf"|\bevery\s+(?P<every>{_DAY_NAMES})\b",
+    re.IGNORECASE,
+)
+
+
+#: "Tom is my manager since the reorg", "Okafor's our GP now": a sentence that opens by
+#: naming who fills a role of the speaker's. Elsewhere a capital opening a sentence says
+#: nothing ("Work issued me a MacBook Pro").
+_NAMES_ROLE = re.compile(
+    r"^\W*(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has been|became))\s+(?:now\s+)?(?:my|our)\b"
+)
+
+
+def _names_nothing(word: str) -> bool:
+    """Whether a capitalised word opening "X is my …" is a common word, not who fills the
+    role ("Today is my first day", "Mum is my rock", "Work is my priority now")."""
+    lowered = word.lower()
+    return (
+        lowered in _COMMON_OPENINGS
+        or word in _NOT_VALUES
+        or any(is_relation(w) for w in person_words(lowered))
+    )
+
+
+#: Capitalised words that open "X is my …" without naming anyone.
+_COMMON_OPENINGS = frozenset(
+    "today tonight tomorrow yesterday this that it everything nothing work home life family "
+    "health money music food sport running football coffee tea".split()
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def values_in(text: str) -> frozenset[str]:
+    """The names and numbers `text` states, in lower case; an abbreviation's full stop ends
+    no sentence ("Dr. Okafor"). Remembered: recall reads the same memories query after
+    query."""
+    masked = mask(text)
+    found = [unmask(v) for v in (*_VALUE.findall(masked), *_OPENING_VALUE.findall(masked))]
+    found += _NUMBER_VALUE.findall(text)
+    role = _NAMES_ROLE.match(text)
+    if role is not None and not _names_nothing(role.group("name")):
+        found.append(role.group("name"))
+    values = {
+        v.lower().rstrip(".,:-").removesuffix("'s")
+        for v in found
+        if v.rstrip(".,:-") not in _NOT_VALUES
+    }
+    # One spelling per scheduled day ("Tuesday mornings" and "on Tuesdays" name one day).
+    days = {
+        f"{(day.group('day') or day.group('every')).lower()}s"
+        for day in _SCHEDULED_DAY.finditer(text)
+    }
+    return frozenset(values | days)
+
+
+def topic_words(text: str) -> frozenset[str]:
+    """The words that name what `text` is about, kin terms folded ("Gran" is "grandmother"),
+    pronoun contractions aside."""
+    return frozenset(w for w in person_words(text) if "'" not in w and len(w) > 2)
+
+
+#: How many of its closest memories a memory is compared with as nearly the same sentence.
+_SIMILAR_NEIGHBOURS = 4
+
+
+#: How many of the best answers to the query are compared with each other as rivals.
+_RIVALS = 4
+
+
+#: What a query asking for the speaker's own name names.
+_OWN_NAMES = frozenset(
+    {"name", "surname", "nickname", "first name", "last name", "full name", "real name"}
+    | {"maiden name", "married name"}
+)
+
+
+_WHO = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?who\b", re.IGNORECASE)
+
+
+def reads_current(found: Cues, text: str) -> bool:
+    """Whether `text` may stand in for an earlier answer: lasting (not a passing moment, a
+    maybe or the past), hedged but about now ("pescatarian now, I guess"), the start of
+    something lasting whatever time word dates it ("First day at St James's today"), or an
+    event a day word dates ("Passed my B1 exam today")."""
+    return found.lasting or found.hedged or begins_lasting(text) or dated_event(text)
+
+
+class Reading:
+    """What the ordering needs to know of the recalled memories, each read once."""
+
+    def __init__(
+        self,
+        ranked: Sequence[ScoredMemory],
+        vectors: np.ndarray | None,
+        config: OrderingConfig,
+        query: str,
+    ) -> None:
+        self.ranked = ranked
+        self.vectors = vectors
+        self.bodies = [_body(m) for m in ranked]
+        self.slots = [_slot(m) for m in ranked]
+        #: When each was said; two clauses of one event were said at once, in no order.
+        self.said = [m.record.stated_at for m in ranked]
+        self.stated = [_stated(m) for m in ranked]
+        read = [cues(body) for body in self.bodies]
+        self.additive = [found.additive for found in read]
+        #: May stand in for an earlier answer (`reads_current`).
+        #: A plan may stand in for an earlier plan only (`planned`).
+        self.current = [
+            reads_current(found, body) for found, body in zip(read, self.bodies, strict=True)
+        ]
+        self.planned = [found.planned for found in read]
+        self.temporary = [found.temporary for found in read]
+        self.past = [found.past for found in read]
+        #: Told as over ("My first car was a Fiat Panda"): history no later state stands in for.
+        self.over = [told_as_over(body) for body in self.bodies]
+        #: Worded as a change ("these days", "quit", "switched"), whatever else it says.
+        self.change_worded = [found.change for found in read]
+        #: The names the speaker gave their people in any recalled memory ("My sister Priya
+        #: is a nurse": "priya" ↔ "sister").
+        aliases: dict[str, set[str]] = {}
+        for body in self.bodies:
+            for name, relation in relation_names(body):
+                aliases.setdefault(name, set()).add(relation)
+                aliases.setdefault(relation, set()).add(name)
+        self.aliases = {word: frozenset(known) for word, known in aliases.items()}
+        self.says_change = [lasting_change(body) for body in self.bodies]
+        #: Names and numbers each memory states ("MacBook", "40"), in lower case.
+        self.values = [values_in(body) for body in self.bodies]
+        #: The words that name what each memory is about (`topic_words`).
+        self.words = [topic_words(body) for body in self.bodies]
+        #: The query's own words: two answers sharing only those share the topic asked about
+        #: ("Where do my parents live?": "My parents live in Lisbon", "My parents love their
+        #: garden"), which says nothing of their answering it alike.
+        self.query_words = topic_words(query)
+        #: The query asks for one current value ("What car do I drive?").
+        one = asks_for_one(query)
+        self.asks_for_one = one is not None
+        #: What it asks about ("manager"), and the names it says ("Spanish"), as words.
+        self.asked_about = topic_words(one.about) if one is not None else frozenset()
+        #: It asks what the speaker is called ("What's my surname?", not "What's my cat's
+        #: name?", which asks about "cat").
+        self.asks_own_name = one is not None and one.about in _OWN_NAMES
+        #: It asks who holds a role ("Who's my GP?").
+        self.asks_who = one is not None and _WHO.match(query) is not None
+        self.query_values = values_in(query)
+        #: A present state that is not itself a change: what a change may displace.
+        self.states = [
+            present_state(body, personal=False, plans=True) and not change
+            for body, change in zip(self.bodies, self.says_change, strict=True)
+        ]
+        best = max((m.breakdown.cosine for m in ranked), default=0.0)
+        #: Answers the query (`OrderingConfig.answer_share`); nothing does when no recalled
+        #: memory is on the query's side at all.
+        self.answers = [
+            best > 0 and m.breakdown.cosine >= config.answer_share * best for m in ranked
+        ]
+        self.datable = [i for i, m in enumerate(ranked) if m.record.kind is not Kind.SUMMARY]
+        #: Each memory's nearest recalled answer, summaries aside (they have no one date).
+        self.nearest: list[int | None] = [None] * len(ranked)
+        self.gram = np.zeros((0, 0), dtype=np.float32)
+        if vectors is not None:
+            self.gram = vectors @ vectors.T
+            self._find_nearest()
+        self.similar_cosine = config.same_question_cosine
+        self.asked_word_margin = config.asked_word_margin
+
+    def _find_nearest(self) -> None:
+        answers = [i for i in self.datable if self.answers[i]]
+        if not answers or len(self.datable) < 2:
+            return
+        among = self.gram[np.ix_(self.datable, answers)]
+        column_of = {i: column for column, i in enumerate(answers)}
+        for row, i in enumerate(self.datable):
+            if i in column_of:
+                among[row, column_of[i]] = -np.inf
+        for row, column in enumerate(among.argmax(axis=1)):
+            if np.isfinite(among[row, column]):
+                self.nearest[self.datable[row]] = answers[int(column)]
+
+    def cosine(self, i: int, j: int) -> float:
+        return float(self.gram[i, j])
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairs (i < j) any evidence could join, found without reading every pair: a
+        memory and its nearest answer (a change, two related answers), nearly the same
+        sentence, the same slot. Recall may return a thousand memories."""
+        found: set[tuple[int, int]] = set()
+        for i in self.datable:
+            j = self.nearest[i]
+            if j is not None:
+                found.add((min(i, j), max(i, j)))
+        if self.vectors is not None and len(self.datable) > 1:
+            # Nearly the same sentence: each memory's few closest ones, so that a recall of
+            # many near-identical memories stays linear in their number.
+            among = self.gram[np.ix_(self.datable, self.datable)]
+            np.fill_diagonal(among, -np.inf)
+            width = min(_SIMILAR_NEIGHBOURS, len(self.datable) - 1)
+            closest = np.argpartition(-among, width - 1, axis=1)[:, :width]
+            for row, columns in enumerate(closest):
+                for column in columns:
+                    if among[row, column] >= self.similar_cosine:
+                        i, j = self.datable[row], self.datable[int(column)]
+                        found.add((min(i, j), max(i, j)))
+        # The best few answers to the query, each with the others (`rival_answers`).
+        best = sorted(
+            (i for i in self.datable if self.answers[i]),
+            key=lambda i: -self.ranked[i].breakdown.cosine,
+        )[:_RIVALS]
+        found.update((min(i, j), max(i, j)) for at, i in enumerate(best) for j in best[at + 1 :])
+        by_slot: dict[tuple[str, str], list[int]] = {}
+        for i in self.datable:
+            slot = self.slots[i]
+            if slot is not None:
+                by_slot.setdefault(slot, []).append(i)
+        for members in by_slot.values():
+            found.update((i, j) for at, i in enumerate(members) for j in members[at + 1 :])
+        return sorted(found)
+
+
+def later_of(reading: Reading, i: int, j: int) -> int:
+    return i if reading.stated[i] > reading.stated[j] else j
+
+
+def value_clause(reading: Reading, n: int, o: int) -> str:
+    """The clause of a later statement that names its new value, whose subject says whose
+    change it is: "My girlfriend just started at Airbus" of "…, so we're both aerospace
+    nerds now" is the girlfriend's news, whoever the rest is about; "I joined PureGym" of
+    "The gym closed so I joined PureGym" the speaker's. A clause of the speaker's that names
+    one goes first, as in REPLACE, so a side clause's date or place decides nothing ("My
+    manager quit in January, and I left Deloitte for KPMG"). The whole statement when no
+    clause names a new value."""
+    body = reading.bodies[n]
+    new_values = reading.values[n] - reading.values[o]
+    naming = [c for c in split_conjoined(body) if values_in(c) & new_values] if new_values else []
+    for clause in naming:
+        if not subject_words(clause, possessed=True) and reported_about(clause) is None:
+            return clause
+    return naming[0] if naming else body
+
+
+_NUMBER = re.compile(r"[\d.,:]+")
+
+
+_TIMES = frozenset(
+    f"{day}{plural}"
+    for day in (
+        "monday tuesday wednesday thursday friday saturday sunday january february march "
+        "april may june july august september october november december"
+    ).split()
+    for plural in ("", "s")
+)
+
+
+#: A day of the month: "the 9th", "3rd".
+_ORDINAL = re.compile(r"\d{1,2}(?:st|nd|rd|th)")
+
+
+def kind_of(value: str) -> str:
+    """A value's kind by its shape: a number ("40", "6"), a day, a month or a day of the
+    month ("9th"), or a name ("5k", "B1" and "MX-5" are names): "My birthday is on the 9th
+    of November" names no value of the kind "I'm a Scorpio" does."""
+    if _NUMBER.fullmatch(value):
+        return "number"
+    return "time" if value in _TIMES or _ORDINAL.fullmatch(value) else "name"

@@ -1,0 +1,262 @@
+"""The learned weighing of rival answers: which pairs it reads, what it reads of them
+(`RIVAL_FEATURES`), and how its verdicts move a later answer before an earlier one.
+
+The weights come from `rival_model` (fitted by `bench/train_rival_model.py`); the rules'
+look-alike readings stay vetoes it cannot outweigh (`_may_be_rivals`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from adk_memory.extraction.cues import (
+    another_of_its_kind,
+    begins_lasting,
+    corrects,
+    cues,
+    ends,
+    lasting_event,
+    negates,
+    one_of_several,
+    one_off_past,
+    reported_about,
+    said_as_new,
+    subject_words,
+)
+from adk_memory.model import ScoredMemory
+from adk_memory.retrieval.ordering.config import OrderingConfig
+from adk_memory.retrieval.ordering.people import answers_about_one_person
+from adk_memory.retrieval.ordering.reading import Reading, kind_of, later_of, value_clause
+from adk_memory.retrieval.ordering.stand_in import (
+    adds,
+    earlier_names_said,
+    ends_one_of_several,
+    may_stand_in,
+)
+from adk_memory.retrieval.rival_model import RivalModel
+
+#: What the learned weighing of rival answers reads of a pair (earlier, later), in the order
+#: of `rival_model.RivalModel.features`: how each matches the query, how they relate, and the
+#: cues in each one's words. No rule's verdict is among them: those were fitted to the dev
+#: examples, and the model fitted on them carried over worse to the held-out splits. Nor is a
+#: cue the vetoes (`_may_be_rivals`) make constant: a later statement about the past, told as
+#: over or within a context never reaches the model.
+RIVAL_FEATURES: tuple[str, ...] = (
+    "later_query_share",
+    "earlier_query_share",
+    "later_query_cosine",
+    "earlier_query_cosine",
+    "later_matches_as_well",
+    "later_lexical",
+    "earlier_lexical",
+    "pair_cosine",
+    "later_nearest_is_earlier",
+    "earlier_nearest_is_later",
+    "later_answers",
+    "earlier_answers",
+    "asks_for_one",
+    "later_change_worded",
+    "later_said_as_new",
+    "later_temporary",
+    "later_hypothetical",
+    "later_additive",
+    "later_planned",
+    "later_lasting_change",
+    "later_begins_lasting",
+    "later_lasting_event",
+    "later_one_off_past",
+    "later_negates",
+    "later_reported",
+    "later_someone_else",
+    "later_another_of_its_kind",
+    "later_corrects",
+    "later_reads_current",
+    "earlier_present_state",
+    "earlier_temporary",
+    "earlier_hypothetical",
+    "earlier_past",
+    "earlier_someone_else",
+    "later_ends_earlier",
+    "later_names_new_value",
+    "later_names_earlier_value",
+    "values_of_one_kind",
+    "same_subject",
+    "shares_words",
+    "log_days_between",
+)
+
+
+@dataclass(frozen=True)
+class RivalPair:
+    """Two recalled memories that may answer the query as rivals: indices into the ranked
+    list, and what the learned weighing reads of them (`RIVAL_FEATURES`)."""
+
+    earlier: int
+    later: int
+    features: Mapping[str, float]
+
+
+def _own_features(reading: Reading, i: int) -> dict[str, float]:
+    """What the learned weighing reads of one memory's own words, as the later ("later_…")
+    and as the earlier ("earlier_…") of a pair; read once per memory, not once per pair."""
+    body = reading.bodies[i]
+    found = cues(body)
+    someone_else = bool(subject_words(body))
+    values = {
+        "later_change_worded": found.change,
+        "later_temporary": found.temporary,
+        "later_hypothetical": found.hypothetical,
+        "later_additive": found.additive,
+        "later_planned": found.planned,
+        "later_lasting_change": reading.says_change[i],
+        "later_begins_lasting": begins_lasting(body),
+        "later_lasting_event": lasting_event(body),
+        "later_one_off_past": one_off_past(body),
+        "later_negates": negates(body),
+        "later_reported": reported_about(body) is not None,
+        "later_someone_else": someone_else,
+        "later_another_of_its_kind": another_of_its_kind(body) is not None,
+        "later_corrects": corrects(body),
+        "later_reads_current": reading.current[i],
+        "earlier_present_state": reading.states[i],
+        "earlier_temporary": found.temporary,
+        "earlier_hypothetical": found.hypothetical,
+        "earlier_past": found.past,
+        "earlier_someone_else": someone_else,
+    }
+    return {name: float(value) for name, value in values.items()}
+
+
+def _rival_features(
+    reading: Reading, o: int, n: int, own: Mapping[int, Mapping[str, float]]
+) -> dict[str, float]:
+    """`RIVAL_FEATURES` of the pair (earlier `o`, later `n`); `own` holds `_own_features`
+    by index."""
+    old, new = reading.ranked[o], reading.ranked[n]
+    best = max((m.breakdown.cosine for m in reading.ranked), default=0.0)
+    scale = best if best > 0 else 1.0
+    new_values = reading.values[n] - reading.values[o]
+    days = (new.record.stated_at - old.record.stated_at).total_seconds() / 86_400
+    values = {
+        "later_query_share": new.breakdown.cosine / scale,
+        "earlier_query_share": old.breakdown.cosine / scale,
+        "later_query_cosine": new.breakdown.cosine,
+        "earlier_query_cosine": old.breakdown.cosine,
+        "later_matches_as_well": new.breakdown.cosine >= old.breakdown.cosine,
+        "later_lexical": new.breakdown.lexical,
+        "earlier_lexical": old.breakdown.lexical,
+        "pair_cosine": reading.cosine(o, n),
+        "later_nearest_is_earlier": reading.nearest[n] == o,
+        "earlier_nearest_is_later": reading.nearest[o] == n,
+        "later_answers": reading.answers[n],
+        "earlier_answers": reading.answers[o],
+        "asks_for_one": reading.asks_for_one,
+        # Newness said of the new value itself: "Google announced new layoffs" and "the
+        # motorbike needs new tyres" present nothing the query asks for as new.
+        "later_said_as_new": bool(new_values) and said_as_new(value_clause(reading, n, o)),
+        "later_ends_earlier": ends(reading.bodies[n], reading.bodies[o]),
+        "later_names_new_value": bool(new_values),
+        "later_names_earlier_value": bool(earlier_names_said(reading, n, o)),
+        "values_of_one_kind": bool(
+            {kind_of(v) for v in new_values} & {kind_of(v) for v in reading.values[o]}
+        ),
+        "same_subject": new.record.subject == old.record.subject,
+        "shares_words": bool((reading.words[n] & reading.words[o]) - reading.query_words),
+        "log_days_between": math.log1p(max(0.0, days)),
+    }
+    later = {k: v for k, v in own[n].items() if k.startswith("later_")}
+    earlier = {k: v for k, v in own[o].items() if k.startswith("earlier_")}
+    return {**{name: float(value) for name, value in values.items()}, **later, **earlier}
+
+
+def rival_pairs_of(reading: Reading, config: OrderingConfig) -> list[RivalPair]:
+    """The candidate pairs (`_Reading.pairs`) whose later statement may stand in for the
+    earlier at all, with the features of each (`_may_be_rivals`)."""
+    found = []
+    own: dict[int, dict[str, float]] = {}
+    for i, j in reading.pairs():
+        if reading.said[i] == reading.said[j]:
+            continue
+        n = later_of(reading, i, j)
+        o = j if n == i else i
+        if not _may_be_rivals(reading, n, o, config):
+            continue
+        for index in (n, o):
+            if index not in own:
+                own[index] = _own_features(reading, index)
+        features = _rival_features(reading, o, n, own)
+        found.append(RivalPair(earlier=o, later=n, features=features))
+    return found
+
+
+def _may_be_rivals(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    """Whether the model may weigh a later statement against an earlier one.
+
+    What the rules read as a look-alike stays a veto the model cannot outweigh: a passing
+    moment, a maybe, one more of its kind, someone else's thing or news, an addition, the end
+    of one item of several ("I don't listen to classical any more" after "I love jazz and
+    classical"), or more about the earlier value itself ("Took the Golf to Halfords, new
+    tyres"). And the later statement must say what could be the new answer: a new value, a
+    lasting change or the end of the earlier value ("The motorbike needs new tyres" names no
+    new motorbike). The cheap readings go first: most candidate pairs fail one of them."""
+    if reading.cosine(n, o) < config.rival_cosine:
+        return False
+    body, old_body = reading.bodies[n], reading.bodies[o]
+    if ends_one_of_several(body, old_body):
+        return False
+    changes = reading.says_change[n] or ends(body, old_body)
+    if not (reading.values[n] - reading.values[o] or changes):
+        return False
+    said_again = earlier_names_said(reading, n, o)
+    if said_again and (not changes or any(one_of_several(v, old_body) for v in said_again)):
+        return False
+    if adds(reading, n, o) or not may_stand_in(reading, n, o):
+        return False
+    return answers_about_one_person(reading, n, o)
+
+
+def rival_pairs(
+    ranked: Sequence[ScoredMemory],
+    vectors: np.ndarray,
+    config: OrderingConfig,
+    *,
+    query: str,
+) -> list[RivalPair]:
+    """The pairs of `ranked` the learned weighing of rival answers reads, with their
+    features: what `bench/train_rival_model.py` fits the model on, and what
+    `current_first` asks it about."""
+    return rival_pairs_of(Reading(ranked, vectors, config, query), config)
+
+
+def weigh_rivals(
+    ordered: list[ScoredMemory],
+    pairs: Sequence[RivalPair],
+    ranked: Sequence[ScoredMemory],
+    threshold: float,
+    model: RivalModel,
+) -> list[ScoredMemory]:
+    """`ordered` with each later rival answer the model finds at least `threshold` likely
+    to hold instead moved up to just before the earlier one, the likeliest first; the
+    memories between slide down one rank. Unmarked, like answers the rules find alike: the
+    model weighs cues, it reads no explicit evidence that the earlier value is gone. A memory
+    the rules marked is left where their evidence put it."""
+    order = [m.record.id for m in ordered]
+    marked = {m.record.id for m in ordered if m.latest is not None}
+    weighed = sorted(
+        ((model.probability(pair.features), pair) for pair in pairs), key=lambda found: -found[0]
+    )
+    for probability, pair in weighed:
+        if probability < threshold:
+            break
+        earlier, later = ranked[pair.earlier].record.id, ranked[pair.later].record.id
+        if earlier in marked or later in marked:
+            continue
+        if order.index(earlier) < order.index(later):
+            order.remove(later)
+            order.insert(order.index(earlier), later)
+    at = {m.record.id: m for m in ordered}
+    return [at[i] for i in order]

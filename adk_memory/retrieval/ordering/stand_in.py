@@ -1,0 +1,206 @@
+"""Whether a later statement may stand in for an earlier answer, or holds beside it.
+
+The look-alike readings every kind of evidence shares: one more of its kind, a context,
+someone else's thing, a denial, an addition, the end of one item of several, more about the
+earlier value itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from adk_memory.extraction.cues import (
+    RELATION_NOUNS,
+    another_of_its_kind,
+    content_words,
+    cues,
+    holds_several,
+    negates,
+    one_of_several,
+    scoped,
+    split_conjoined,
+    split_items,
+)
+from adk_memory.retrieval.ordering.reading import (
+    Reading,
+    kind_of,
+    later_of,
+    reads_current,
+    topic_words,
+    value_clause,
+    values_in,
+)
+
+
+def ends_one_of_several(new_text: str, old_text: str) -> bool:
+    """Whether a later statement denies one item of an earlier one that lists several: "I
+    don't listen to classical any more" ends one of "jazz and classical"; "I don't speak
+    German any more" one of "English, French, German". The others still hold."""
+    return negates(new_text) and (
+        len(split_items(old_text, commas=False)) > 1
+        or any(one_of_several(word, old_text) for word in content_words(new_text))
+    )
+
+
+def adds(reading: Reading, i: int, j: int) -> bool:
+    """Whether the later of two statements says it holds beside the other ("also", "too"),
+    in the clause that names its new value: "I'm on Bitwarden now, and it's cheaper too"
+    adds nothing beside LastPass."""
+    n = later_of(reading, i, j)
+    if not reading.additive[n]:
+        return False
+    if holds_several(reading.bodies[n]):
+        # Said in any clause: "Got my Irish one through my gran, so I've got both now".
+        return True
+    o = j if n == i else i
+    return cues(value_clause(reading, n, o)).additive
+
+
+#: A statement that says what the speaker is called.
+_NAMING = re.compile(
+    r"\b(?:my (?:name|surname|first name|last name|nickname)(?:'s|\s+is)|call(?:s|ed)? me|"
+    r"go(?:es)? by|(?:i'm|i am) (?:called|known as)|known as|changed my (?:name|surname)|"
+    r"took (?:his|her|their|my) (?:name|surname)|"
+    r"(?:i'm|i am) (?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)? now)\b",
+    re.IGNORECASE,
+)
+
+
+def may_stand_in(reading: Reading, i: int, j: int) -> bool:
+    """Whether the later of two statements may stand in for the earlier: it says something
+    current ("First day at St James's went fine"), or a clause naming its new value does
+    ("ugh, traffic this morning. Anyway the new dentist, Dr Ferreira, is great"; "finished
+    the Murakami at last. side note, the Paperwhite went in the bath so it's a Kobo Clara
+    now"), or both are plans ("We're going to Portugal in June", then "we're going to Greece
+    in June instead"); never what holds beside it (`holds_beside`)."""
+    n = later_of(reading, i, j)
+    o = j if n == i else i
+    if reading.over[o] and not reading.over[n]:
+        # "My first car was a Fiat Panda" answers what was; "I drive a Kona now" what is.
+        return False
+    named = reading.ranked[o].record.predicate == "name" or reading.asks_own_name
+    if (
+        named
+        and reading.ranked[n].record.predicate != "name"
+        and not _NAMING.search(reading.bodies[n])
+    ):
+        # What someone is called changes only by saying so ("call me Kit", "I'm Rebecca
+        # Achterberg now"): "I'm Brazilian but I grew up in Portugal" and "I'm a Scorpio"
+        # answer no "What is my name?".
+        return False
+    if holds_beside(reading, n, o):
+        return False
+    if reading.current[n] or (reading.planned[n] and reading.planned[o]):
+        return True
+    new_values = reading.values[n] - reading.values[o]
+    return bool(new_values) and any(
+        values_in(clause) & new_values and reads_current(cues(clause), clause)
+        for clause in split_conjoined(reading.bodies[n])
+    )
+
+
+def holds_beside(reading: Reading, n: int, o: int) -> bool:
+    """Whether the clause of a later statement that names its new value says it holds beside
+    the earlier answer, whatever else it says: one more of its kind ("work gave me a Samsung
+    as a separate work phone" beside "my personal phone is an iPhone 15"), within a context
+    ("On FIFA I always play as Real Madrid", "for the etsy shop I use a virtual number"), or
+    denied ("Martin Holloway is not my manager", "I am NOT moving to Leeds"; "Never going
+    back to Vim, VS Code all the way" denies the earlier value, which it names), or one the
+    speaker had before ("found my old BlackBerry Bold in a drawer", "someone texted my old
+    number, 07700 118456"), or someone else's ("set my gran's broadband up with Plusnet",
+    "grabbed some Whiskas for the neighbour's cat")."""
+    clause = value_clause(reading, n, o)
+    which = another_of_its_kind(clause)
+    if which is not None and which not in reading.words[o]:
+        return True
+    if scoped(clause):
+        return True
+    theirs = [t.group("thing") for t in _THEIR_THING.finditer(clause)]
+    if any(topic_words(t) & (reading.query_words | reading.values[n]) for t in theirs):
+        # What the query asks about, or the new value, of someone else's: "set my gran's
+        # broadband up with Plusnet" for "Who's my broadband provider?", "drove a friend's
+        # Porsche 911" ("into my boyfriend's flat in Leeds" still says where the speaker
+        # lives).
+        return True
+    new_values = reading.values[n] - reading.values[o]
+    told_of = [
+        m.group("content")
+        for m in _MEDIA_CONTENT.finditer(clause)
+        if not topic_words(m.group("medium")) & reading.query_words
+    ]
+    if new_values and all(any(v in values_in(t) for t in told_of) for v in new_values):
+        # Every new name is what a book, a film or a song is about, which the speaker does
+        # not have: "reading my niece a picture book about a dog called Clifford" for
+        # "What's my dog called?" ("What book am I reading?" asks for just that).
+        return True
+    formers = _FORMER.finditer(reading.bodies[n])
+    if any(v in values_in(former.group(0)) for former in formers for v in new_values):
+        return True
+    if reading.values[o] & (reading.values[n] | reading.words[n]):
+        return False
+    # The denial is said of a new name itself, not in an aside beside it ("Ended up
+    # transferring to Manchester Met, it just wasn't working where I was") nor of a date
+    # ("I haven't had any alcohol since January, it's sparkling water now").
+    names = {v for v in new_values if kind_of(v) == "name"}
+    return any(
+        values_in(part) & names and _DENIED.search(part) is not None
+        for part in _ASIDES.split(clause)
+    )
+
+
+#: A thing of someone of the speaker's: "my gran's broadband", "the neighbour's cat".
+_THEIR_THING = re.compile(
+    rf"\b(?:my|our|the|a)\s+(?:{RELATION_NOUNS})'s\s+(?:new\s+|old\s+)?(?P<thing>[\w-]+)",
+    re.IGNORECASE,
+)
+
+
+#: What the speaker had before, and the words that name it: "my old BlackBerry Bold", "my
+#: previous number, 07700 118456".
+_FORMER = re.compile(
+    r"\b(?:my|our)\s+(?:old|former|previous|ex-?)\s+(?:[\w-]+\s+){0,2}?[\w-]+(?:,\s*)?"
+    r"(?:\s*[\w'+.-]+){1,3}",
+    re.IGNORECASE,
+)
+
+
+#: What a work tells of: "a picture book about a dog called Clifford", "a film set in Lisbon".
+_MEDIA_CONTENT = re.compile(
+    r"\b(?P<medium>(?:picture |story |comic |audio)?books?|novels?|films?|movies?|shows?|series|"
+    r"cartoons?|songs?|stor(?:y|ies)|games?|articles?|videos?|podcasts?|documentar(?:y|ies)|"
+    r"episodes?|plays?|musicals?)\s+(?P<content>(?:about|called|named|titled|set in|featuring|"
+    r"where|in which)\b[^,.;!?]*)",
+    re.IGNORECASE,
+)
+
+
+#: Where an aside starts inside a clause.
+_ASIDES = re.compile(r",|\s[\u2013\u2014-]\s")
+
+
+#: A plain denial: "is not my manager", "NOT moving", "never had one". An end ("no longer",
+#: "any more", "quit") is a change, read as one.
+_DENIED = re.compile(r"(?:\b(?:not|never)\b|n't\b)(?!.*\bany ?more\b)", re.IGNORECASE)
+
+
+def names_another_value(reading: Reading, n: int, o: int) -> bool:
+    """Whether the later statement names a value of a kind the earlier names, and does not
+    go on about the earlier's."""
+    if not {kind_of(v) for v in reading.values[n] - reading.values[o]} & {
+        kind_of(v) for v in reading.values[o]
+    }:
+        # A value of another kind answers another question: "I drive to work on Mondays"
+        # says when, not what "I drive a VW Golf" says.
+        return False
+    # Naming the earlier value again, anywhere, goes on about it ("Took the Golf to
+    # Halfords", "Alex's ex Jordan turned up"); a change that ends it is read as a change
+    # (`displaces`). A number said again is no such name ("6 till 2", then "lates now, 2
+    # till 10").
+    return not earlier_names_said(reading, n, o)
+
+
+def earlier_names_said(reading: Reading, n: int, o: int) -> frozenset[str]:
+    """The names (not numbers or times) of the earlier statement's values that the later
+    one says again."""
+    said = reading.values[n] | reading.words[n]
+    return frozenset(v for v in reading.values[o] & said if kind_of(v) == "name")
