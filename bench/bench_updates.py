@@ -1,6 +1,6 @@
 """Knowledge updates inside real conversation: is the current value first, is a true fact kept?
 
-    .venv/bin/python -m bench.bench_updates [--split dev|dev2|dev3|heldout|blind|heldout3|all]
+    .venv/bin/python -m bench.bench_updates [--split dev|dev2|dev3|dev4|heldout|blind|heldout3|all]
         [--path local|gemini|both]
         [--live] [--skip-locomo] [--json] [--verbose]
 
@@ -63,7 +63,7 @@ from bench.report import command_line, machine, table
 
 MODULE = "bench.bench_updates"
 DATA_DIR = Path(__file__).resolve().parent / "updates"
-SPLITS = ("dev", "dev2", "dev3", "heldout", "blind", "heldout3")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "heldout", "blind", "heldout3")
 #: The splits nothing was fitted or tuned on: together, the figures that say how the offline
 #: path does on conversation it has not seen.
 HELD_OUT = ("heldout", "blind", "heldout3")

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.train_rival_model [--out PATH] [--check]
 
-Every case of `dev`, `dev2` and `dev3` (never a held-out split) is saved session by session
+Every case of `dev`, `dev2`, `dev3` and `dev4` (never a held-out split) is saved session by session
 as `bench_updates` saves it, and its probe recalled with the same-question ordering off,
 so the pairs are read on the plain score order that `ordering.current_first` starts from.
 Each candidate pair (`ordering.rival_pairs`) is labelled 1 when its earlier memory names
@@ -45,7 +45,7 @@ from bench.report import command_line
 
 MODULE = "bench.train_rival_model"
 #: The splits the model is fitted on; the held-out ones only ever measure it.
-TRAIN_SPLITS = ("dev", "dev2", "dev3")
+TRAIN_SPLITS = ("dev", "dev2", "dev3", "dev4")
 #: The penalty on the weights (features are on comparable 0..1 scales).
 L2 = 1.0
 BUNDLED = Path(rival_model.__file__).resolve().parent / "data" / rival_model.BUNDLED_FILE

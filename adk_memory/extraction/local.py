@@ -63,7 +63,7 @@ _FILLER = re.compile(
 )
 _TRAILING = re.compile(
     r"\s*(?:,?\s*(?:(?:as of|since|from|starting) )?(?:now|these days|nowadays|anymore|"
-    r"any more|lately|recently|at the moment|currently|for now|though|too|"
+    r"any more|lately|recently|at the moment|currently|for now|though|too|by the way|btw|"
     r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
     rf"(?:{COUNT}) (?:days?|weeks?|months?|years?) ago|"
@@ -86,12 +86,23 @@ _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 # sentence with leading filler removed, in order; the first match wins.
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^my name is {obj}$", "name", True, Kind.PROFILE),
+    (r"^(?:my )?name's {obj}$", "name", True, Kind.PROFILE),
     (r"^(?:please )?call me {obj}$", "name", True, Kind.PROFILE),
     (r"^(?:everyone|people|friends) calls? me {obj}$", "name", True, Kind.PROFILE),
     (r"^i go by {obj}$", "name", True, Kind.PROFILE),
     # "I'm Sam" names the speaker only inside an introduction ("name?" is resolved by
     # `match_slot`): elsewhere a capitalised word after "I'm" is as often a nationality.
-    (r"^i(?:'m| am) (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", "name?", True, Kind.PROFILE),
+    (
+        r"^i(?:'m| am) (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
+        # What follows a comma goes on about them: "I'm Priyanka by the way, most people
+        # just say Priya".
+        r"(?:,? (?:by the way|btw))?(?:,\s.*)?$",
+        "name?",
+        True,
+        Kind.PROFILE,
+    ),
+    (r"^this is (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", "name?", True, Kind.PROFILE),
+    (r"^(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)) here$", "name?", True, Kind.PROFILE),
     (r"^i(?:'m| am) (?P<obj>\d{1,3}) years? old$", "age", True, Kind.PROFILE),
     (r"^i (?:just )?turned (?P<obj>\d{1,3})$", "age", True, Kind.PROFILE),
     (
@@ -400,7 +411,9 @@ _THIRD_PERSON = re.compile(
 )
 _IRREGULAR = {"is": "am", "'s": "'m", "has": "have", "does": "do", "doesn't": "don't", "goes": "go"}
 _INTRODUCTION = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya)\b|\bnice to meet\b|\bmy name\b|\bintroduce\b", re.IGNORECASE
+    r"^\W*(?:hi|hello|hey|hiya)\b|\b(?:hi|hello|hey|hiya)\W*$|\bnice to meet\b|\bmy name\b|"
+    r"\bintroduce\b|\bi'?m (?-i:[A-Z])[a-z]+,? (?:by the way|btw)\b",
+    re.IGNORECASE,
 )
 #: A progressive verb ("I'm drinking tea now"): what is happening, not what holds.
 _PROGRESSIVE = re.compile(

@@ -174,6 +174,15 @@ async def test_introduction_names_the_speaker_but_nationality_does_not() -> None
     for name in ("Leo", "Sri", "Jordan"):
         [named] = await _facts(_event(f"Hi, I'm {name}."))
         assert (named.predicate, named.object) == ("name", name)
+    # The other ways people introduce themselves.
+    for intro_text, name in (
+        ("I'm Priyanka by the way, most people just say Priya.", "Priyanka"),
+        ("This is Oluwaseun, hi!", "Oluwaseun"),
+        ("Hey, Marta here.", "Marta"),
+        ("Name's Kofi, nice to meet you.", "Kofi"),
+    ):
+        named_facts = await _facts(_event(intro_text))
+        assert ("name", name) in [(f.predicate, f.object) for f in named_facts], intro_text
 
 
 async def test_compound_objects_keep_their_items() -> None:

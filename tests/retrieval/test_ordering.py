@@ -144,6 +144,18 @@ def test_what_is_not_a_lasting_change_of_the_same_state_displaces_nothing() -> N
         ("I report to Dr. Weiss.", "My team just hired two interns."),
         ("I work at Google.", "Ravi left Google last month."),
         ("My sister lives in Oslo.", "We moved to Munich."),
+        # Someone else, named after what brought the change about.
+        (
+            "My manager is Deirdre Walsh, she's great.",
+            "since the reorg my teammate Kofi reports to Hamish Grant now",
+        ),
+        # A stage of life told in the past, one item of several, a context.
+        ("Rowing was my whole life at uni.", "nowadays it's mostly bouldering for me"),
+        ("I'm into thrillers and historical fiction.", "honestly I'm over thrillers now."),
+        (
+            "My personal email is jess88@gmail.com.",
+            "For anything job-related please use j.ortega@brightlane.co.uk instead.",
+        ),
     ]
     for before, after in cases:
         assert _pair_order(before, after) == [before, after, "My shoe size is 42."], after
@@ -189,9 +201,39 @@ def test_lasting_changes_of_the_same_state_displace_it() -> None:
         ("My best friend Ravi works at Google.", "Ravi left Google to start a company."),
         ("My knee is still bad, I'm on ibuprofen.", "My knee is fine now, no more painkillers."),
         ("I ride a Vespa to work.", "Sold the Vespa and got a Yamaha."),
+        # An end said as a present denied; a report that is an aside of the one who changed.
+        ("I'm doing keto at the moment.", "I'm not doing keto anymore, it's Mediterranean now."),
+        (
+            "My dad drives an old Land Rover Defender.",
+            "Dad finally gave up on the Defender and bought a Toyota RAV4, says his back is "
+            "thanking him.",
+        ),
+        # "Also" opening a message adds news, not a value beside the earlier one.
+        ("I get a HelloFresh box every week.", "oh also, I swapped HelloFresh for Gousto."),
     ]
     for before, after in cases:
         assert _pair_order(before, after) == [after, "My shoe size is 42.", before], after
+
+
+def test_a_correction_sends_the_answer_it_corrects_last() -> None:
+    """The later answer says the earlier was wrong and gives its own value: marked, and the
+    earlier never held, so it goes after every other memory."""
+    config = OrderingConfig(rival_order=None)
+    for before, after in (
+        ("My postcode is LS6 2QT.", "Wait, I gave you the wrong postcode before, it's LS6 3QT."),
+        ("my laptop's a Dell XPS 13", "Just checked, it's actually a Dell XPS 15, not the 13."),
+        ("Our flight is BA 287.", "Sorry, typo earlier, the flight number is BA 297."),
+    ):
+        ordered = _pair_order(before, after, cosine=0.8, config=config)
+        assert ordered == [after, "My shoe size is 42.", before], after
+
+
+def test_a_later_reading_of_an_amount_comes_first() -> None:
+    """A reading a day word dates ("this morning") is the current value of what it measures,
+    not a passing moment."""
+    config = OrderingConfig(rival_order=None)
+    before, after = "I'm currently 92 kg.", "The scales said 84 kg this morning!"
+    assert _pair_order(before, after, cosine=0.8, config=config)[0] == after
 
 
 def test_a_change_far_from_every_state_displaces_nothing() -> None:

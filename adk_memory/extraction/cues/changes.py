@@ -62,6 +62,17 @@ _DISPLACE = [
         r"\b(?:trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
         rf"giving up(?: on)?|getting rid of) (?!(?:on|at|in|out|up|off|down)\b){_NP}{_NP_END}",
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
+        # An end said as a denial of the present ("I'm not doing keto any more", "Leo doesn't
+        # go to Hillcrest anymore", "we're not with British Gas any longer"); an amount or a
+        # frequency denied is less of it, not its end ("I don't drink as much coffee any
+        # more", "don't see Tom much anymore").
+        r"(?:\bnot|n't|\bnever)\s+(?:(?:really|even|actually|ever)\s+)?"
+        r"(?:(?!(?:as|so|that|too|much|many|often)\b)[\w'-]+\s+){1,3}?"
+        r"(?:(?:to|at|in|on|with|into|for|from|by|of)\s+)?"
+        r"(?:the |my |our |a |an |that |this )?"
+        r"(?!(?:there|here|it|them|him|her|one|any)\b)"
+        r"(?P<x>(?:(?!\b(?:as|so|that|too|much|many|often|either|really)\b)[^.,;!?])+?)"
+        r"\s+(?:any ?more|any longer)\b",
         rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
         # A correction sets the right value against the wrong one: "actually it's the 14th,
         # not the 12th", "Small correction from yesterday: I'm a legal secretary, not a
@@ -149,7 +160,19 @@ _NEWNESS = LazyPattern(
 #: I told you wrong". Not "actually" alone ("it's actually harder than it looks").
 _HAD_IT_WRONG = LazyPattern(
     r"\b(?:correction\b|i (?:told|gave) you (?:the )?wrong\b|(?:was|were) wrong\b(?! about\b)|"
-    r"wrong (?:one|booking|date|day|name|number|address)\b)",
+    r"wrong (?:one|booking|date|day|name|number|address|postcode)\b|"
+    # "I got Mum's birthday wrong", "I've been saying it wrong", "typo earlier", "need to
+    # correct something", "not what I told you".
+    r"(?:got|had|been (?:saying|spelling|writing)) (?:[\w'-]+ ){0,3}wrong\b|"
+    r"typo\b|(?:need|have|want) to correct\b|correct(?:ing)? (?:myself|that|what i said)\b|"
+    r"not what i (?:told you|said|wrote)\b)",
+    re.IGNORECASE,
+)
+#: "it's actually a Dell XPS 15, not the 13": what it actually is, set against what it is
+#: not (a cleft names someone else: "it's actually Dr Shah who retired, not Dr Patel").
+_ACTUALLY_NOT = LazyPattern(
+    r"\b(?:it's|it is|is|are|'s) actually (?:(?!\b(?:who|that|which)\b)[^.;!?]){1,50}?,?\s+"
+    r"not (?:the |a |an )?[\w'-]+",
     re.IGNORECASE,
 )
 
@@ -159,7 +182,9 @@ def corrects(text: str) -> bool:
     value it gives was the right one all along, so what it corrects holds no more as an
     answer; read only of a rival answer already found to hold instead."""
     masked = mask(text)
-    return _RETRACTED.search(masked) is not None or _HAD_IT_WRONG.search(masked) is not None
+    return any(
+        pattern.search(masked) is not None for pattern in (_RETRACTED, _HAD_IT_WRONG, _ACTUALLY_NOT)
+    )
 
 
 def said_as_new(text: str) -> bool:

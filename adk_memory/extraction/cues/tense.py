@@ -72,15 +72,17 @@ _HYPOTHETICAL = LazyPattern(
     r"like being|as if|as though)\b",
     re.IGNORECASE,
 )
-#: Context that scopes a statement: "For side projects I write Rust", "In winter I swim at
-#: the leisure centre", "For long trips we take the Volvo", "In Football Manager I'm in
-#: charge of Wrexham". A value beside others, never a one-at-a-time slot. A month or a year
-#: dates, it does not scope ("In March I moved to Leeds").
+#: Context that scopes a statement: "For side projects I write Rust", "For anything
+#: job-related please use my work address", "In winter I swim at the leisure centre", "For
+#: long trips we take the Volvo", "In Football Manager I'm in charge of Wrexham". A value
+#: beside others, never a one-at-a-time slot. A month or a year dates, it does not scope
+#: ("In March I moved to Leeds"), and something new brings a change about ("With the new
+#: express route my commute is down to 30 minutes").
 _SCOPED = LazyPattern(
-    r"^\W*(?:for|in|on|at|during|when|with|outside|besides|apart from)\b"
+    r"^\W*(?:for|in|on|at|during|when|with(?! (?:the|my|our) new\b)|outside|besides|apart from)\b"
     r"(?!\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|(?:19|20)\d\d)\b)"
-    r"[^,]*?\b(?:i|i'm|i've|we|we're|we've|it's|my|our)\b",
+    r"[^,]*?\b(?:i|i'm|i've|we|we're|we've|it's|my|our|please)\b",
     re.IGNORECASE,
 )
 
@@ -117,6 +119,14 @@ _ADDITIVE = LazyPattern(
     rf"|{_SEVERAL}",
     re.IGNORECASE,
 )
+#: "Also" opening a sentence adds a piece of news to the conversation, not a value beside
+#: another ("oh also, I swapped HelloFresh for Gousto", "Also the neurologist put me up to
+#: 20mg"); "I also play bass", "the bass too" and "Also a dog." still add.
+_NEWS_ALSO = LazyPattern(
+    r"(?:^|(?<=[.!?]\s))\W*(?:(?:oh|ah|and|ok|okay|btw|so|right)\W+){0,2}also"
+    r"(?:\s*[,:\u2014\u2013-]+\s*|\s+(?=(?:i|i'm|i've|we|we're|we've|my|our|the|he|she|they)\b))",
+    re.IGNORECASE,
+)
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
 _PAST = LazyPattern(
     # "getting used to", "what I'm used to" are no habit of the past ("I'm used to Vim"
@@ -124,7 +134,10 @@ _PAST = LazyPattern(
     r"\b(?:(?<!getting )(?<!get )(?<!got )(?<!what i'm )(?<!what we're )used to|"
     r"when i was|back when|back then|ago|"
     r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
-    r"after school|growing up|grew up|years? back)\b",
+    r"after school|growing up|grew up|years? back|"
+    # A stage of life told in the past: "Rowing was my whole life at uni".
+    r"(?:was|were|did|used|[a-z]+ed)\b[^.;!?]{0,60}\b(?:at|in|during|through) (?:uni|university|"
+    r"college|high school|secondary school|sixth form|grad school|school)\b(?! now\b))\b",
     re.IGNORECASE,
 )
 #: Where someone grew up, as what names a thing of now ("the house I grew up in", "the
@@ -253,7 +266,7 @@ def cues(text: str) -> Cues:
     return Cues(
         temporary=temporary,
         hypothetical=hypothetical,
-        additive=bool(_ADDITIVE.search(text)),
+        additive=bool(_ADDITIVE.search(_NEWS_ALSO.sub("", text))),
         past=past,
         change=bool(_CHANGE.search(text)),
         planned=only_by(_PLAN),
@@ -343,6 +356,35 @@ def dated_event(text: str) -> bool:
         return False
     found = cues(_DAY_WORD.sub(" ", text))
     return not (found.temporary or found.hypothetical or found.past)
+
+
+#: A reading of an amount: "The scales said 84 kg", "hit 140kg on deadlift", "New 5k PB:
+#: 25:12", "Weigh-in at the vet: Biscuit's down to 11.5 kg".
+_READING = LazyPattern(
+    r"\b(?:scales?|weigh(?:ed|s|-in|ing)?|measured|clocked|hit|pb|pr|personal best|"
+    r"(?:new )?record|reading|came (?:in|out) at|(?:down|up) to)\b",
+    re.IGNORECASE,
+)
+#: An amount with its unit, or a time ("84 kg", "140kg", "25:12", "11.5 stone").
+_AMOUNT = LazyPattern(
+    r"\b\d+(?:[.,]\d+)?\s?(?:kg|kgs|kilos?|lbs?|pounds|stone|st|km|k|miles?|mi|m|cm|mm|"
+    r"minutes?|mins?|hours?|hrs?|seconds?|secs?|%|bpm)\b|\b\d{1,2}:\d{2}\b",
+    re.IGNORECASE,
+)
+
+
+@remembered
+def measured_now(text: str) -> bool:
+    """Whether `text` reads off an amount that a day word dates ("The scales said 84 kg this
+    morning", "hit 140kg on deadlift today!!! new pr"): the latest reading of a quantity is
+    its current value, unlike "I'm working at the library this afternoon". No maybe and not
+    the past."""
+    if _DAY_WORD.search(text) is None or _AMOUNT.search(text) is None:
+        return False
+    if _READING.search(text) is None:
+        return False
+    found = cues(_DAY_WORD.sub(" ", text))
+    return not (found.hypothetical or found.past)
 
 
 @remembered

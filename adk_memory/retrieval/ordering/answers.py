@@ -344,3 +344,15 @@ def new_rival(reading: Reading, i: int, j: int, config: OrderingConfig) -> bool:
     if not presented_as_new(reading, i, j) or not names_another_value(reading, n, o):
         return False
     return one_answer(reading, i, j)
+
+
+def corrected(reading: Reading, i: int, j: int) -> bool:
+    """Whether the later of two answers to the same question says the earlier was wrong
+    (`cues.corrects`) and gives another value of its own, about the same person: "Wait, I
+    gave you the wrong postcode before, it's LS6 3QT" after "My postcode is LS6 2QT". The
+    earlier one never held, so it answers nothing now."""
+    n = later_of(reading, i, j)
+    o = j if n == i else i
+    if not corrects(reading.bodies[n]) or not reading.values[n] - reading.values[o]:
+        return False
+    return answers_about_one_person(reading, n, o)

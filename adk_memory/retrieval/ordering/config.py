@@ -40,6 +40,9 @@ class OrderingConfig(BaseModel):
     #: (`Evidence.NEW_ANSWER`) go after every other recalled memory: newness in the very
     #: clause that names the rival value is what tells an update from a look-alike.
     new_answer_last: bool = True
+    #: Earlier answers the latest says were wrong (`Evidence.CORRECTION`) go after every
+    #: other recalled memory.
+    corrected_last: bool = True
     #: A recalled memory answers the query when its dense cosine with the query is at least
     #: this share of the best one's; the rest are only the least unrelated of what was
     #: recalled. A change displaces only an answer, and is read against its nearest answer.

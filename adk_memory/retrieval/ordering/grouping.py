@@ -13,6 +13,7 @@ from adk_memory.model import ScoredMemory
 from adk_memory.retrieval.ordering.answers import (
     answer_pair,
     comparably_relevant,
+    corrected,
     new_rival,
     one_answer,
     presented_as_new,
@@ -42,8 +43,12 @@ class Evidence(IntEnum):
     #: manager Bartek", "upped my pension to 8%", "it's Kyoto and Osaka now"): marked, the
     #: earlier ones shown last (`OrderingConfig.new_answer_last`).
     NEW_ANSWER = 4
+    #: Two answers to the same question, the later saying the earlier was wrong ("I gave
+    #: you the wrong postcode before, it's LS6 3QT", "it's actually a Dell XPS 15, not the
+    #: 13"): marked, the earlier ones shown last (`OrderingConfig.corrected_last`).
+    CORRECTION = 5
     #: A change and the state it displaced: marked, the earlier ones shown last.
-    CHANGE = 5
+    CHANGE = 6
 
 
 @dataclass(frozen=True)
@@ -137,7 +142,7 @@ def _evidence(
         and reading.slots[i] is not None
         and reading.slots[i] == reading.slots[j]
     ):
-        return Evidence.SLOT, None
+        return (Evidence.CORRECTION if corrected(reading, i, j) else Evidence.SLOT), None
     if reading.vectors is None or not may_stand_in(reading, i, j):
         # "I'm dog-sitting a beagle this weekend" says nothing about the lasting answer.
         return None, None
@@ -148,6 +153,8 @@ def _evidence(
         or rival_answers(reading, i, j, config)
         or new_rival(reading, i, j, config)
     ):
+        if corrected(reading, i, j):
+            return Evidence.CORRECTION, None
         if reading.asks_for_one and one_answer(reading, i, j):
             if presented_as_new(reading, i, j):
                 return Evidence.NEW_ANSWER, None

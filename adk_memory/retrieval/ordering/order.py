@@ -78,6 +78,7 @@ def current_first(
                     )
                 )
                 or (group.evidence is Evidence.NEW_ANSWER and config.new_answer_last)
+                or (group.evidence is Evidence.CORRECTION and config.corrected_last)
             ):
                 earlier += older
             else:

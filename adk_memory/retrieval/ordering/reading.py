@@ -20,6 +20,7 @@ from adk_memory.extraction.cues import (
     dated_event,
     is_relation,
     lasting_change,
+    measured_now,
     person_words,
     present_state,
     relation_names,
@@ -169,9 +170,16 @@ _WHO = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?who\b", re.IGNORECASE)
 def reads_current(found: Cues, text: str) -> bool:
     """Whether `text` may stand in for an earlier answer: lasting (not a passing moment, a
     maybe or the past), hedged but about now ("pescatarian now, I guess"), the start of
-    something lasting whatever time word dates it ("First day at St James's today"), or an
-    event a day word dates ("Passed my B1 exam today")."""
-    return found.lasting or found.hedged or begins_lasting(text) or dated_event(text)
+    something lasting whatever time word dates it ("First day at St James's today"), an
+    event a day word dates ("Passed my B1 exam today"), or the latest reading of an amount
+    ("The scales said 84 kg this morning")."""
+    return (
+        found.lasting
+        or found.hedged
+        or begins_lasting(text)
+        or dated_event(text)
+        or measured_now(text)
+    )
 
 
 class Reading:

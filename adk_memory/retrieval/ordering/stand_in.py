@@ -33,13 +33,18 @@ from adk_memory.retrieval.ordering.reading import (
 
 
 def ends_one_of_several(new_text: str, old_text: str) -> bool:
-    """Whether a later statement denies one item of an earlier one that lists several: "I
-    don't listen to classical any more" ends one of "jazz and classical"; "I don't speak
-    German any more" one of "English, French, German". The others still hold."""
-    return negates(new_text) and (
-        len(split_items(old_text, commas=False)) > 1
-        or any(one_of_several(word, old_text) for word in content_words(new_text))
-    )
+    """Whether a later statement is about one item of an earlier one that lists several, so
+    the others still hold: a denial ("I don't listen to classical any more" of "jazz and
+    classical", "I don't speak German any more" of "English, French, German"), or any word
+    on some items and not the rest ("honestly I'm over thrillers" of "I'm into thrillers and
+    historical fiction")."""
+    items = split_items(old_text, commas=False)
+    if negates(new_text) and len(items) > 1:
+        return True
+    said = content_words(new_text)
+    if not any(one_of_several(word, old_text) for word in said):
+        return False
+    return negates(new_text) or not all(content_words(item) & said for item in items)
 
 
 def adds(reading: Reading, i: int, j: int) -> bool:

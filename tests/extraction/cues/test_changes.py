@@ -90,6 +90,26 @@ def test_ending_one_item_does_not_end_the_state() -> None:
     assert ends("Sold the Golf.", "I drive a VW Golf, it's ancient but reliable.")
 
 
+def test_a_present_denied_for_good_ends_what_it_names() -> None:
+    for text, value in (
+        ("I'm not doing keto anymore, it's the Mediterranean diet now.", "keto"),
+        ("Leo doesn't go to Hillcrest anymore — he's at Oakfield Academy now.", "Hillcrest"),
+        ("we're not with British Gas any longer", "British Gas"),
+        ("Actually I'm not into horror any more.", "horror"),
+    ):
+        assert displaced(text) == [value], text
+    # Less of something, or a word that names nothing, ends nothing.
+    for text in (
+        "I don't drink as much coffee anymore.",
+        "I don't see Tom much anymore.",
+        "I don't work there anymore.",
+    ):
+        assert displaced(text) == [], text
+    assert ends("I'm not doing keto anymore.", "I'm doing keto at the moment, no bread for me.")
+    # One item of several is not the state.
+    assert not ends("Actually I'm not into horror any more.", "I love horror and sci-fi.")
+
+
 def test_a_correction_names_the_value_it_corrects() -> None:
     assert displaced("actually it's the 14th not the 12th, I misread the letter") == ["12th"]
     for correction, value in (
@@ -99,8 +119,6 @@ def test_a_correction_names_the_value_it_corrects() -> None:
     ):
         assert displaced(correction) == [value], correction
     for not_a_correction in (
-        # Without "it's" it may end only part of a value.
-        "Actually I'm not into horror any more.",
         # What follows "not" is not what the sentence corrects.
         "Sorry, it's Dr Shah who retired, not Dr Patel.",
         "Sorry, the offsite is with Meta this year, not Google.",
@@ -242,11 +260,17 @@ def test_a_correction_says_the_speaker_had_it_wrong() -> None:
         "Sorry, I told you wrong, it's Wednesdays.",
         "I was looking at the wrong booking, it's the 9th.",
         "Ah my mistake, she's called Bramble.",
+        "Wait, I gave you the wrong postcode before, it's LS6 3QT.",
+        "Just checked the sticker, it's actually a Dell XPS 15, not the 13.",
+        "I got Mum's birthday wrong, it's the 13th of March.",
+        "Sorry, typo earlier, the flight number is BA 297.",
+        "the landlord is actually Mr. Hughson, I've been saying it wrong for months.",
     ):
         assert corrects(text), text
     for text in (
         "The cello is actually harder than it looks.",
         "I was wrong about the film, it was great.",
         "Something went wrong with the boiler again.",
+        "It's actually Dr Shah who retired, not Dr Patel.",
     ):
         assert not corrects(text), text

@@ -332,3 +332,19 @@ def test_someone_named_alone_before_their_news(text: str, alone: bool) -> None:
 )
 def test_a_named_persons_thing_is_theirs(text: str, owner: str | None) -> None:
     assert named_owner(text) == owner
+
+
+def test_what_brought_a_change_about_is_no_subject() -> None:
+    said = "since the reorg my teammate Kofi reports to Hamish Grant now"
+    assert subject_words(said) == {"teammate", "kofi"}
+    assert subject_words("After the move my wife started at Google.") == {"wife"}
+    assert subject_words("After my wife left, I moved to Leeds.") == frozenset()
+
+
+def test_a_report_after_a_clause_is_an_aside_of_its_subject() -> None:
+    said = "Dad finally gave up on the Defender and bought a RAV4, says his back is thanking him."
+    about = reported_about(said)
+    assert about is not None and subject_words(about) == {"father"}
+    assert reported_about("My sister said her friend just moved to Galway") == (
+        "her friend just moved to Galway"
+    )

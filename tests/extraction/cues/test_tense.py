@@ -9,8 +9,10 @@ from adk_memory.extraction.cues import (
     cues,
     dated_event,
     holds_several,
+    measured_now,
     one_off_past,
     present_state,
+    scoped,
     told_as_over,
 )
 
@@ -209,3 +211,40 @@ def test_a_hedge_keeps_a_statement_about_now() -> None:
     assert cues("so pescatarian now I guess").hedged
     for maybe in ("I think I might move.", "Probably moving to Leeds?"):
         assert not cues(maybe).hedged, maybe
+
+
+def test_also_opening_a_message_adds_news_not_a_value() -> None:
+    for news in (
+        "oh also, I swapped HelloFresh for Gousto, cheaper.",
+        "Also the neurologist put me up to 20mg.",
+        "Also, side note: new email address is jamie@proton.me.",
+    ):
+        assert not cues(news).additive, news
+    for addition in ("I also play bass.", "We got a cat. Also a dog.", "Got a second phone."):
+        assert cues(addition).additive, addition
+
+
+def test_a_stage_of_life_told_in_the_past_is_the_past() -> None:
+    assert cues("Rowing was my whole life at uni, 5am outings every day.").past
+    assert not cues("I'm at uni in Leeds, second year.").past
+
+
+def test_a_context_scopes_and_a_cause_does_not() -> None:
+    assert scoped("For anything job-related please use my work address instead.")
+    assert scoped("With kids in the back we take the Volvo.")
+    assert not scoped("With the new express route my commute is down to 30 minutes.")
+
+
+def test_a_dated_reading_of_an_amount_is_its_current_value() -> None:
+    for reading in (
+        "The scales said 84 kg this morning, can't quite believe it.",
+        "hit 140kg on deadlift today!!! new pr",
+        "New 5k PB this morning: 25:12!!",
+    ):
+        assert measured_now(reading), reading
+    for not_a_reading in (
+        "I ran 10k today.",
+        "I'm at the gym this morning.",
+        "If I hit 80 kg this week I'll celebrate.",
+    ):
+        assert not measured_now(not_a_reading), not_a_reading
