@@ -67,12 +67,13 @@ def is_question(sentence: str) -> bool:
 
 
 #: Where a question starts after a statement in one sentence: "Moved to Leeds last month,
-#: any tips for meeting people?", "so I'm vegan now - what should I cook?".
+#: any tips for meeting people?", "so I'm vegan now - what should I cook?", "dentist is Dr.
+#: Haddad on Mill Lane, remind me?".
 _QUESTION_TAIL = re.compile(
     r"(?:,|;|\s[-\u2013\u2014]|\u2014|\s+(?:so|but|and))\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
     r"(?:what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|can|could|"
     r"would|should|shall|do|does|did|is|are|was|were|will|have|has|got|thoughts|ideas|tips|"
-    r"advice|recommendations?|suggestions?)\b)",
+    r"advice|recommendations?|suggestions?|remind|tell|help|let|please|pls)\b)",
     re.IGNORECASE,
 )
 #: A segment that asks rather than states ("where do I live, again?").

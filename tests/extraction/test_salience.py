@@ -59,6 +59,12 @@ def test_between_people_questions_about_the_other_are_kept() -> None:
             "spin got cancelled so I do boxercise now, what should I eat after?",
             "spin got cancelled so I do boxercise now",
         ),
+        # A request in a question's place.
+        (
+            "dentist is Dr. Haddad on Mill Lane, my checkup's due in march, remind me?",
+            "dentist is Dr. Haddad on Mill Lane, my checkup's due in march",
+        ),
+        ("I moved to Leeds, please tell me about good pubs?", "I moved to Leeds"),
     ],
 )
 def test_a_statement_before_a_question_is_kept(sentence: str, kept: str) -> None:

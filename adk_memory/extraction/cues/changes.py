@@ -165,7 +165,7 @@ _HAD_IT_WRONG = LazyPattern(
     # correct something", "not what I told you".
     r"(?:got|had|been (?:saying|spelling|writing)) (?:[\w'-]+ ){0,3}wrong\b|"
     r"typo\b|(?:need|have|want) to correct\b|correct(?:ing)? (?:myself|that|what i said)\b|"
-    r"not what i (?:told you|said|wrote)\b)",
+    r"not what i (?:told you|said|wrote)\b|why i thought otherwise\b)",
     re.IGNORECASE,
 )
 #: "it's actually a Dell XPS 15, not the 13": what it actually is, set against what it is

@@ -265,6 +265,7 @@ def test_a_correction_says_the_speaker_had_it_wrong() -> None:
         "I got Mum's birthday wrong, it's the 13th of March.",
         "Sorry, typo earlier, the flight number is BA 297.",
         "the landlord is actually Mr. Hughson, I've been saying it wrong for months.",
+        "Looked at the frame properly, it's a Trek FX 3. No idea why I thought otherwise.",
     ):
         assert corrects(text), text
     for text in (
