@@ -111,7 +111,10 @@ _RETRACTED = LazyPattern(
 )
 #: What trails a displaced value without being part of it ("Python anymore").
 _AFTER_VALUE = LazyPattern(
-    r"\s+(?:any ?more|now|these days|for good|altogether|completely|entirely|again)$", re.I
+    r"\s+(?:any ?more|now|these days|for good|altogether|completely|entirely|again|"
+    # Chat fillers: "gave up on Japanese tbh".
+    r"tbh|tbf|ngl|honestly|to be honest|tho|though|lol|haha)$",
+    re.I,
 )
 _PUT_DOWN = LazyPattern(r"\bput (?:the |my )?(?P<x>[\w -]+?) (?:down|away|aside)\b", re.I)
 #: "switched to decaf", "moved over to VS Code", "upgraded to a Pixel 8": the new value.
@@ -223,7 +226,7 @@ def ends(text: str, state: str) -> bool:
     several is not all of the state ("Sold the motorbike" for "I have a car and a
     motorbike")."""
     found = cues(text)
-    if found.hypothetical or found.additive or found.past:
+    if found.additive or found.past or (found.hypothetical and not _sure_where_it_ends(text)):
         return False
     words = content_words(state)
     parts = _asides(text)
@@ -240,6 +243,16 @@ def ends(text: str, state: str) -> bool:
         ):
             return True
     return False
+
+
+def _sure_where_it_ends(text: str) -> bool:
+    """Whether the clause that names what ends, and every clause before it, says it without
+    a maybe, however a later clause guesses at why ("gave up on Japanese tbh, Korean is
+    clicking way more, probably the k-dramas")."""
+    clauses = [c for c in re.split(r",\s+", text) if c.strip()]
+    naming = [at for at, clause in enumerate(clauses) if _displaced_values(clause)]
+    # A maybe before it colours what follows: "If the Leeds job comes through, I'd quit".
+    return bool(naming) and not any(cues(c).hypothetical for c in clauses[: naming[-1] + 1])
 
 
 #: Where an aside or a second thought begins: a dash or a semicolon between words.

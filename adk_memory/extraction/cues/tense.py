@@ -179,7 +179,8 @@ _RECENT_AGO = LazyPattern(rf"\b{_RECENTLY}\b", re.I)
 #: back").
 NOW_VERSUS_BEFORE = (
     r"now(?!,? (?:i|we)(?:['\u2019]ve)? (?:have to|need to|got to|gotta|must)\b)|these days|"
-    r"nowadays|from now on|no longer|any longer|not any ?more|any ?more(?! than)|no more|instead"
+    r"nowadays|from now on|no longer|any longer|not any ?more|any ?more(?! than)|no more|instead|"
+    r"change of plans?|plans? (?:have |has )?changed"
 )
 #: Wording that says a value changed (the update may name neither old nor new value).
 _CHANGE = LazyPattern(
@@ -187,6 +188,7 @@ _CHANGE = LazyPattern(
     r"switched|switching|moved|changed|swapped|traded|replaced|upgraded|downgraded|converted|"
     r"transferred|ported|migrated|shifted|ditched|dropped|quit|cancell?ed|sold|gave up|"
     r"stopped|left|finished|done with|retired|took a job|relocated|gone over to|kicked the habit|"
+    r"rebooked|rescheduled|"
     # Not where something is done ("work from home up to 3 days a week").
     r"from (?!home\b)\S+(?: \S+){0,3} to)\b",
     re.IGNORECASE,

@@ -275,3 +275,16 @@ def test_a_correction_says_the_speaker_had_it_wrong() -> None:
         "It's actually Dr Shah who retired, not Dr Patel.",
     ):
         assert not corrects(text), text
+
+
+def test_a_guess_after_an_end_leaves_it_an_end() -> None:
+    state = "I'm learning Japanese on Duolingo, 200 day streak."
+    said = "gave up on Japanese tbh, Korean is clicking way more, probably the k-dramas"
+    assert ends(said, state)
+    # A maybe before it, or in it, still makes it no end.
+    assert not ends("If the Leeds job comes through, I'd quit Google.", "I work at Google.")
+    assert not ends("I might quit Google, not sure.", "I work at Google.")
+
+
+def test_a_change_of_plans_says_a_change() -> None:
+    assert lasting_change("Change of plans, I rebooked Tokyo for the 19th because of the strike.")
