@@ -82,6 +82,9 @@ _OBJ = r"(?P<obj>(?:(?!\s-\s)[^.,;!?\u2013\u2014])+?)"
 _END = r"\s*(?:[.,;!?\u2013\u2014]|-\s|$)"
 _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 
+#: A capitalised first name and maybe a surname, as the object group ("I'm Sam", "Marta here").
+_NAME_OBJ = r"(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
+
 # (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
 # sentence with leading filler removed, in order; the first match wins.
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
@@ -93,7 +96,7 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     # "I'm Sam" names the speaker only inside an introduction ("name?" is resolved by
     # `match_slot`): elsewhere a capitalised word after "I'm" is as often a nationality.
     (
-        r"^i(?:'m| am) (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
+        rf"^i(?:'m| am) {_NAME_OBJ}"
         # What follows a comma goes on about them: "I'm Priyanka by the way, most people
         # just say Priya".
         r"(?:,? (?:by the way|btw))?(?:,\s.*)?$",
@@ -101,8 +104,8 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         True,
         Kind.PROFILE,
     ),
-    (r"^this is (?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))$", "name?", True, Kind.PROFILE),
-    (r"^(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)) here$", "name?", True, Kind.PROFILE),
+    (rf"^this is {_NAME_OBJ}$", "name?", True, Kind.PROFILE),
+    (rf"^{_NAME_OBJ} here$", "name?", True, Kind.PROFILE),
     (r"^i(?:'m| am) (?P<obj>\d{1,3}) years? old$", "age", True, Kind.PROFILE),
     (r"^i (?:just )?turned (?P<obj>\d{1,3})$", "age", True, Kind.PROFILE),
     (
@@ -295,7 +298,7 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (
-        r"^(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?)) is (?:now )?my (?:new )?(?P<head>"
+        rf"^{_NAME_OBJ} is (?:now )?my (?:new )?(?P<head>"
         + "|".join(sorted((re.escape(h) for h in HEAD_ATTRIBUTE), key=len, reverse=True))
         + r")(?: now)?$",
         "head",
