@@ -439,12 +439,6 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
             "Picked up my new Tesla Model 3, love it.",
             "What car do I drive?",
         ),
-        # A question that may have several answers keeps both.
-        (
-            "My carrier is Verizon.",
-            "Sorry, that was my old carrier, I've been on T-Mobile since last year.",
-            "Which carriers am I with?",
-        ),
     ],
 )
 async def test_a_later_answer_to_the_same_question_comes_first_unmarked(
@@ -455,6 +449,23 @@ async def test_a_later_answer_to_the_same_question_comes_first_unmarked(
     [kept] = [m for m in ranked if m.record.id == first]
     assert kept.latest is None and ranked[0].latest is None
     assert ranked.index(kept) == 1
+
+
+async def test_a_correction_marks_the_answer_it_takes_back_whatever_the_question(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    """A question that may have several answers keeps two rival answers unmarked, but not
+    one the speaker took back: that one never held."""
+    ranked, first, second = await _later(
+        engine,
+        clock,
+        "My carrier is Verizon.",
+        "Sorry, that was my old carrier, I've been on T-Mobile since last year.",
+        "Which carriers am I with?",
+    )
+    assert ranked[0].record.id == second and ranked[0].latest is True
+    [kept] = [m for m in ranked if m.record.id == first]
+    assert kept.latest is False
 
 
 @pytest.mark.parametrize(

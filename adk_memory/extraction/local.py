@@ -82,7 +82,7 @@ _OBJ = r"(?P<obj>(?:(?!\s-\s)[^.,;!?\u2013\u2014])+?)"
 _END = r"\s*(?:[.,;!?\u2013\u2014]|-\s|$)"
 _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 
-#: A capitalised first name and maybe a surname, as the object group ("I'm Sam", "Marta here").
+#: A capitalised first name and maybe a surname, as the object group ("I'm Sam").
 _NAME_OBJ = r"(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
 
 # (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
@@ -104,8 +104,6 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         True,
         Kind.PROFILE,
     ),
-    (rf"^this is {_NAME_OBJ}$", "name?", True, Kind.PROFILE),
-    (rf"^{_NAME_OBJ} here$", "name?", True, Kind.PROFILE),
     (r"^i(?:'m| am) (?P<obj>\d{1,3}) years? old$", "age", True, Kind.PROFILE),
     (r"^i (?:just )?turned (?P<obj>\d{1,3})$", "age", True, Kind.PROFILE),
     (
@@ -414,7 +412,7 @@ _THIRD_PERSON = re.compile(
 )
 _IRREGULAR = {"is": "am", "'s": "'m", "has": "have", "does": "do", "doesn't": "don't", "goes": "go"}
 _INTRODUCTION = re.compile(
-    r"^\W*(?:hi|hello|hey|hiya)\b|\b(?:hi|hello|hey|hiya)\W*$|\bnice to meet\b|\bmy name\b|"
+    r"^\W*(?:hi|hello|hey|hiya)\b|\bnice to meet\b|\bmy name\b|"
     r"\bintroduce\b|\bi'?m (?-i:[A-Z])[a-z]+,? (?:by the way|btw)\b",
     re.IGNORECASE,
 )

@@ -62,17 +62,23 @@ _DISPLACE = [
         r"\b(?:trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
         rf"giving up(?: on)?|getting rid of) (?!(?:on|at|in|out|up|off|down)\b){_NP}{_NP_END}",
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
-        # An end said as a denial of the present ("I'm not doing keto any more", "Leo doesn't
-        # go to Hillcrest anymore", "we're not with British Gas any longer"); an amount or a
-        # frequency denied is less of it, not its end ("I don't drink as much coffee any
-        # more", "don't see Tom much anymore").
+        # An end said as a denial of the present, of holding or doing something ("I'm not
+        # doing keto any more", "Leo doesn't go to Hillcrest anymore", "we're not with British
+        # Gas any longer"). Not a feeling ("I don't trust Barclays any more"), a comparison
+        # ("not staying at Google any longer than I have to") or less of it ("I don't drink
+        # as much coffee any more").
         r"(?:\bnot|n't|\bnever)\s+(?:(?:really|even|actually|ever)\s+)?"
-        r"(?:(?!(?:as|so|that|too|much|many|often)\b)[\w'-]+\s+){1,3}?"
-        r"(?:(?:to|at|in|on|with|into|for|from|by|of)\s+)?"
+        r"(?:(?:do|doing|go|going|use|using|have|having|own|drive|driving|ride|riding|play|"
+        r"playing|drink|drinking|eat|eating|take|taking|work|working|live|living|attend|"
+        r"attending|wear|wearing|watch|watching|learn|learning|study|studying|train|training|"
+        r"smoke|smoking|support|supporting|bank|banking|shop|shopping|listen|listening|"
+        r"subscribe|subscribed)\s+(?:(?:to|at|in|on|with|into|for|from|by|of)\s+)?"
+        # Or a place or company after a copula: "I'm not with Vodafone any more".
+        r"|(?:at|in|on|with|into)\s+)"
         r"(?:the |my |our |a |an |that |this )?"
         r"(?!(?:there|here|it|them|him|her|one|any)\b)"
         r"(?P<x>(?:(?!\b(?:as|so|that|too|much|many|often|either|really)\b)[^.,;!?])+?)"
-        r"\s+(?:any ?more|any longer)\b",
+        r"\s+(?:any ?more|any longer)\b(?!\s+than\b)",
         rf"\b(?:instead of|rather than) {_NP}(?=\s*[.,;!?]|\s*$)",
         # A correction sets the right value against the wrong one: "actually it's the 14th,
         # not the 12th", "Small correction from yesterday: I'm a legal secretary, not a
@@ -166,15 +172,17 @@ _HAD_IT_WRONG = LazyPattern(
     r"wrong (?:one|booking|date|day|name|number|address|postcode)\b|"
     # "I got Mum's birthday wrong", "I've been saying it wrong", "typo earlier", "need to
     # correct something", "not what I told you".
-    r"(?:got|had|been (?:saying|spelling|writing)) (?:[\w'-]+ ){0,3}wrong\b|"
-    r"typo\b|(?:need|have|want) to correct\b|correct(?:ing)? (?:myself|that|what i said)\b|"
+    r"\bi(?:'ve| have)? (?:got|had|been (?:saying|spelling|writing)) (?:[\w'-]+ ){0,3}wrong\b|"
+    r"typo (?:earlier|before|yesterday)\b|\bmy typo\b|"
+    r"(?:need|have|want) to correct (?:something|that|myself|what i said|an earlier)\b|"
+    r"correct(?:ing)? (?:myself|what i said)\b|"
     r"not what i (?:told you|said|wrote)\b|why i thought otherwise\b)",
     re.IGNORECASE,
 )
 #: "it's actually a Dell XPS 15, not the 13": what it actually is, set against what it is
 #: not (a cleft names someone else: "it's actually Dr Shah who retired, not Dr Patel").
 _ACTUALLY_NOT = LazyPattern(
-    r"\b(?:it's|it is|is|are|'s) actually (?:(?!\b(?:who|that|which)\b)[^.;!?]){1,50}?,?\s+"
+    r"\b(?:it's|it is|that's|its) actually (?:(?!\b(?:who|that|which)\b)[^.;!?]){1,50}?,?\s+"
     r"not (?:the |a |an )?[\w'-]+",
     re.IGNORECASE,
 )

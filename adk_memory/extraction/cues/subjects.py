@@ -50,7 +50,7 @@ _MARKERS = (
     r"december)|"
     # What a change came after: "since the reorg my teammate Kofi reports to Hamish".
     r"(?:since|after|following|as of|thanks to|because of|due to) (?:the|a|an|this|that) "
-    r"[a-z]+(?: (?!(?:my|our|his|her|their|i|we)\b)[a-z]+)?)[,:]?\s+){1,2}"
+    r"(?-i:[a-z]+)(?: (?!(?:my|our|his|her|their|i|we)\b)(?-i:[a-z]+))?)[,:]?\s+){1,2}"
 )
 #: A short sentence before the one that says who: "Crazy week. Ravi left Google", "Guess
 #: what? Tom moved to Leeds". Never one that is itself the speaker's news: no first-person
@@ -584,6 +584,9 @@ _HEARD_FROM = LazyPattern(
 _SPEAKER_SAYS = LazyPattern(r"\b(?:i|i'm|i've|i'd|i'll|we|we're|we've)\b", re.IGNORECASE)
 #: A reporter that is a pronoun after a clause ("…, she reckons"): the sentence's own subject.
 _ASIDE_REPORTER = LazyPattern(r"[,;\u2014\u2013]\s*(?:he|she|they)\s*$", re.IGNORECASE)
+#: A relative clause inside a reporter ("Tom's wife, who retired last year, says …"): the
+#: reporter is a person described, not a clause of its own.
+_RELATIVE = LazyPattern(r",\s*(?:who|which|whose)\b", re.IGNORECASE)
 #: A reporter part that is a clause of its own, cut off by a comma ("Dad gave up on the
 #: Defender and bought a RAV4, says his back is thanking him"): the report that follows has
 #: no subject of its own, so it is an aside of the one the clause is about.
@@ -613,7 +616,9 @@ def reported_about(text: str) -> str | None:
     reporter, clause = found.group("reporter").strip(), found.group("clause")
     if (heard is None and _SPEAKER_SAYS.search(reporter)) or _SPEAKER_SAYS.search(clause):
         return None
-    if _ASIDE_REPORTER.search(reporter) or _CLAUSE_THEN_REPORT.search(reporter):
+    if _ASIDE_REPORTER.search(reporter) or (
+        _CLAUSE_THEN_REPORT.search(reporter) and not _RELATIVE.search(reporter)
+    ):
         # "My eldest switched courses, she reckons it suits her better": the report is an
         # aside of the one the sentence is about.
         return reporter

@@ -82,7 +82,9 @@ _SCOPED = LazyPattern(
     r"^\W*(?:for|in|on|at|during|when|with(?! (?:the|my|our) new\b)|outside|besides|apart from)\b"
     r"(?!\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|(?:19|20)\d\d)\b)"
-    r"[^,]*?\b(?:i|i'm|i've|we|we're|we've|it's|my|our|please)\b",
+    r"[^,]*?\b(?:i|i'm|i've|we|we're|we've|it's|my|our)\b"
+    # A request within a purpose: "For anything job-related please use my work address".
+    r"|^\W*for\b[^,]*?\bplease\b",
     re.IGNORECASE,
 )
 
@@ -119,12 +121,12 @@ _ADDITIVE = LazyPattern(
     rf"|{_SEVERAL}",
     re.IGNORECASE,
 )
-#: "Also" opening a sentence adds a piece of news to the conversation, not a value beside
-#: another ("oh also, I swapped HelloFresh for Gousto", "Also the neurologist put me up to
-#: 20mg"); "I also play bass", "the bass too" and "Also a dog." still add.
+#: "Also," opening a sentence, set off by a comma, adds a piece of news to the conversation,
+#: not a value beside another ("oh also, I swapped HelloFresh for Gousto", "Also, side note:
+#: new email address is …"); "Also I use Tidal for podcasts", "I also play bass" and "the
+#: bass too" still add.
 _NEWS_ALSO = LazyPattern(
-    r"(?:^|(?<=[.!?]\s))\W*(?:(?:oh|ah|and|ok|okay|btw|so|right)\W+){0,2}also"
-    r"(?:\s*[,:\u2014\u2013-]+\s*|\s+(?=(?:i|i'm|i've|we|we're|we've|my|our|the|he|she|they)\b))",
+    r"(?:^|(?<=[.!?]\s))\W*(?:(?:oh|ah|and|ok|okay|btw|so|right)\W+){0,2}also\s*[,:\u2014\u2013-]+\s*",
     re.IGNORECASE,
 )
 #: A past state or event ("I lived in Tokyo for a year", "when I was a student").
@@ -136,8 +138,9 @@ _PAST = LazyPattern(
     r"in (?:19|20)\d\d|as a (?:kid|child|student|teenager)|after college|"
     r"after school|growing up|grew up|years? back|"
     # A stage of life told in the past: "Rowing was my whole life at uni".
-    r"(?:was|were|did|used|[a-z]+ed)\b[^.;!?]{0,60}\b(?:at|in|during|through) (?:uni|university|"
-    r"college|high school|secondary school|sixth form|grad school|school)\b(?! now\b))\b",
+    r"(?:was|were|did|used to|(?:i|we) [a-z]+ed)\b[^.;!?]{0,60}\b(?:at|in|during|through) "
+    r"(?:uni|university|college|high school|secondary school|sixth form|grad school|school)\b"
+    r"(?! now\b))\b",
     re.IGNORECASE,
 )
 #: Where someone grew up, as what names a thing of now ("the house I grew up in", "the
@@ -370,7 +373,7 @@ _READING = LazyPattern(
 #: An amount with its unit, or a time ("84 kg", "140kg", "25:12", "11.5 stone").
 _AMOUNT = LazyPattern(
     r"\b\d+(?:[.,]\d+)?\s?(?:kg|kgs|kilos?|lbs?|pounds|stone|st|km|k|miles?|mi|m|cm|mm|"
-    r"minutes?|mins?|hours?|hrs?|seconds?|secs?|%|bpm)\b|\b\d{1,2}:\d{2}\b",
+    r"minutes?|mins?|hours?|hrs?|seconds?|secs?|%)\b|\b\d{1,2}:\d{2}\b",
     re.IGNORECASE,
 )
 

@@ -46,7 +46,7 @@ def same_person(
     too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"): enough to
     order two answers, not to displace one ("I moved out, mum stayed in Swansea").
 
-    `aliases` (`_Reading.aliases`) join a name to the relation it was given elsewhere:
+    `aliases` (`Reading.aliases`) join a name to the relation it was given elsewhere:
     "Priya moved to Leeds" is about "my sister" once "My sister Priya" was said."""
     who_old = subject_words(older)
     about = reported_about(newer)

@@ -174,7 +174,7 @@ def _rival_features(
 
 
 def rival_pairs_of(reading: Reading, config: OrderingConfig) -> list[RivalPair]:
-    """The candidate pairs (`_Reading.pairs`) whose later statement may stand in for the
+    """The candidate pairs (`Reading.pairs`) whose later statement may stand in for the
     earlier at all, with the features of each (`_may_be_rivals`)."""
     found = []
     own: dict[int, dict[str, float]] = {}

@@ -98,11 +98,16 @@ def test_a_present_denied_for_good_ends_what_it_names() -> None:
         ("Actually I'm not into horror any more.", "horror"),
     ):
         assert displaced(text) == [value], text
-    # Less of something, or a word that names nothing, ends nothing.
+    # Less of something, a comparison, a feeling, or a word that names nothing, ends nothing.
     for text in (
         "I don't drink as much coffee anymore.",
         "I don't see Tom much anymore.",
         "I don't work there anymore.",
+        "I'm not staying at Google any longer than I have to.",
+        "I don't like Leeds any more than London.",
+        "I don't trust Barclays any more.",
+        "I can't stay with Vodafone any longer.",
+        "I'm not worried about my thesis anymore.",
     ):
         assert displaced(text) == [], text
     assert ends("I'm not doing keto anymore.", "I'm doing keto at the moment, no bread for me.")
@@ -273,6 +278,12 @@ def test_a_correction_says_the_speaker_had_it_wrong() -> None:
         "I was wrong about the film, it was great.",
         "Something went wrong with the boiler again.",
         "It's actually Dr Shah who retired, not Dr Patel.",
+        # Someone else's mistake, or another sense of the words.
+        "The receptionist at Dr. Patel's got my name wrong again.",
+        "My son got three answers wrong on his spelling test.",
+        "I have to correct 30 exam papers tonight.",
+        "Found a typo in the Python docs.",
+        "The best thing about Leeds is actually the food, not the nightlife.",
     ):
         assert not corrects(text), text
 

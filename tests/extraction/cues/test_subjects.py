@@ -339,6 +339,7 @@ def test_what_brought_a_change_about_is_no_subject() -> None:
     assert subject_words(said) == {"teammate", "kofi"}
     assert subject_words("After the move my wife started at Google.") == {"wife"}
     assert subject_words("After my wife left, I moved to Leeds.") == frozenset()
+    assert subject_words("Since the accident Dad can't drive, so Mum does.") == {"father"}
 
 
 def test_a_report_after_a_clause_is_an_aside_of_its_subject() -> None:
@@ -348,3 +349,6 @@ def test_a_report_after_a_clause_is_an_aside_of_its_subject() -> None:
     assert reported_about("My sister said her friend just moved to Galway") == (
         "her friend just moved to Galway"
     )
+    # A reporter described by a relative clause is a person, not a clause of its own.
+    said = "Tom's wife, who retired last year, says he's moving to Leeds"
+    assert reported_about(said) == "he's moving to Leeds"

@@ -216,23 +216,30 @@ def test_a_hedge_keeps_a_statement_about_now() -> None:
 def test_also_opening_a_message_adds_news_not_a_value() -> None:
     for news in (
         "oh also, I swapped HelloFresh for Gousto, cheaper.",
-        "Also the neurologist put me up to 20mg.",
         "Also, side note: new email address is jamie@proton.me.",
     ):
         assert not cues(news).additive, news
-    for addition in ("I also play bass.", "We got a cat. Also a dog.", "Got a second phone."):
+    for addition in (
+        "I also play bass.",
+        "We got a cat. Also a dog.",
+        "Got a second phone.",
+        "Also I use Tidal for podcasts.",
+        "Also my favourite band is Muse.",
+    ):
         assert cues(addition).additive, addition
 
 
 def test_a_stage_of_life_told_in_the_past_is_the_past() -> None:
     assert cues("Rowing was my whole life at uni, 5am outings every day.").past
     assert not cues("I'm at uni in Leeds, second year.").past
+    assert not cues("I'm enrolled at university in Leeds.").past
 
 
 def test_a_context_scopes_and_a_cause_does_not() -> None:
     assert scoped("For anything job-related please use my work address instead.")
     assert scoped("With kids in the back we take the Volvo.")
     assert not scoped("With the new express route my commute is down to 30 minutes.")
+    assert not scoped("In future please call me Kit.")
 
 
 def test_a_dated_reading_of_an_amount_is_its_current_value() -> None:
@@ -246,5 +253,6 @@ def test_a_dated_reading_of_an_amount_is_its_current_value() -> None:
         "I ran 10k today.",
         "I'm at the gym this morning.",
         "If I hit 80 kg this week I'll celebrate.",
+        "Heart rate hit 170 bpm on my run today.",
     ):
         assert not measured_now(not_a_reading), not_a_reading
