@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from adk_memory.extraction.cues.lazy import LazyPattern
+from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.cues.words import content_words
 
 #: What joins two items of a list; a comma does only inside a list that "and" or "or"
@@ -54,6 +54,7 @@ _LIST_REACH = 120
 _MENTIONS_READ = 20
 
 
+@remembered
 def one_of_several(value: str, text: str) -> bool:
     """Whether `text` lists `value` beside other items ("Milo" in "two cats, Milo and Luna";
     "golf" in "I play tennis and golf"; "the pub job" in "at Tesco and at a pub"), so that

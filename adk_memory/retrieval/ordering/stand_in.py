@@ -42,7 +42,8 @@ def ends_one_of_several(new_text: str, old_text: str) -> bool:
     if negates(new_text) and len(items) > 1:
         return True
     said = content_words(new_text)
-    if not any(one_of_several(word, old_text) for word in said):
+    # Only a word the earlier statement says can be one of its items.
+    if not any(one_of_several(word, old_text) for word in said & content_words(old_text)):
         return False
     return negates(new_text) or not all(content_words(item) & said for item in items)
 
