@@ -188,6 +188,7 @@ _ACTUALLY_NOT = LazyPattern(
 )
 
 
+@remembered
 def corrects(text: str) -> bool:
     """Whether `text` says the speaker had something wrong: a correction, not a change. The
     value it gives was the right one all along, so what it corrects holds no more as an
