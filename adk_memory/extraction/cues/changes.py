@@ -172,7 +172,10 @@ _HAD_IT_WRONG = LazyPattern(
     r"wrong (?:one|booking|date|day|name|number|address|postcode)\b|"
     # "I got Mum's birthday wrong", "I've been saying it wrong", "typo earlier", "need to
     # correct something", "not what I told you".
-    r"\bi(?:'ve| have)? (?:got|had|been (?:saying|spelling|writing)) (?:[\w'-]+ ){0,3}wrong\b|"
+    # "wrong" closing the phrase: "I had the wrong size delivered" is no correction.
+    r"\bi(?:'ve| have)? (?:got|had|been (?:saying|spelling|writing)) (?:[\w'-]+ ){0,3}wrong\b"
+    r"(?!\s+(?!(?:for|all|again|before|earlier|and|but|so|the whole|this whole|in|on|at|last|"
+    r"yesterday|when|then|lol|haha|sorry|oops|apparently|actually|though)\b)[a-z])|"
     r"typo (?:earlier|before|yesterday)\b|\bmy typo\b|"
     r"(?:need|have|want) to correct (?:something|that|myself|what i said|an earlier)\b|"
     r"correct(?:ing)? (?:myself|what i said)\b|"

@@ -280,6 +280,7 @@ def test_a_correction_says_the_speaker_had_it_wrong() -> None:
         "It's actually Dr Shah who retired, not Dr Patel.",
         # Someone else's mistake, or another sense of the words.
         "The receptionist at Dr. Patel's got my name wrong again.",
+        "I had the wrong size delivered, so it's going back.",
         "My son got three answers wrong on his spelling test.",
         "I have to correct 30 exam papers tonight.",
         "Found a typo in the Python docs.",
