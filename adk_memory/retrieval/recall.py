@@ -149,12 +149,11 @@ class Retriever:
         if not self.ordering.enabled or len(ranked) < 2:
             return ranked
         vectors = await self._text_vectors([m.record for m in ranked], stored)
-        groups = group_same_question(ranked, vectors, self.ordering, query=query)
-        settled = await self._settled(ranked, changes_in(ranked, groups))
-        if settled:
-            # A change REPLACE already accounted for displaces nothing: group again.
-            return current_first(ranked, vectors, self.ordering, settled, query=query)
-        return current_first(ranked, vectors, self.ordering, query=query, groups=groups)
+        grouping = group_same_question(ranked, vectors, self.ordering, query=query)
+        settled = await self._settled(ranked, changes_in(grouping))
+        return current_first(
+            ranked, vectors, self.ordering, settled, query=query, grouping=grouping
+        )
 
     async def _settled(self, ranked: Sequence[ScoredMemory], changes: set[str]) -> set[str]:
         """Which of the recalled `changes` (those that would displace another memory)

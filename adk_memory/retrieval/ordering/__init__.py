@@ -60,6 +60,7 @@ from adk_memory.retrieval.ordering.config import OrderingConfig
 from adk_memory.retrieval.ordering.grouping import (
     Evidence,
     Group,
+    Grouping,
     changes_in,
     group_same_question,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "RIVAL_FEATURES",
     "Evidence",
     "Group",
+    "Grouping",
     "OrderingConfig",
     "RivalPair",
     "changes_in",

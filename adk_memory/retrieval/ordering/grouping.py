@@ -63,6 +63,17 @@ class Group:
     changes: frozenset[int] = frozenset()
 
 
+@dataclass(frozen=True)
+class Grouping:
+    """What `group_same_question` found: the groups, and the reading of the recall they came
+    from (`current_first` orders with the same reading instead of reading the recall again).
+    `settled` is what the groups were formed with."""
+
+    groups: list[Group]
+    reading: Reading
+    settled: frozenset[str] = frozenset()
+
+
 def group_same_question(
     ranked: Sequence[ScoredMemory],
     vectors: np.ndarray | None,
@@ -70,7 +81,7 @@ def group_same_question(
     settled: Collection[str] = (),
     *,
     query: str = "",
-) -> list[Group]:
+) -> Grouping:
     """`ranked` (best first) grouped by the question its memories answer, in the order of
     each group's best member; each group holds one kind of evidence. `vectors` holds unit
     embeddings of the memories' texts, row i for ranked[i] (None: slots alone decide).
@@ -80,7 +91,8 @@ def group_same_question(
     The strongest evidence groups first: a change claims the state it displaced before a
     weaker reading could pair that state with some other memory. A group's members each
     have the evidence with its best-ranked member (the head)."""
-    return group_reading(Reading(ranked, vectors, config, query), config, settled)
+    reading = Reading(ranked, vectors, config, query)
+    return Grouping(group_reading(reading, config, settled), reading, frozenset(settled))
 
 
 def group_reading(
@@ -163,7 +175,8 @@ def _evidence(
     return None, None
 
 
-def changes_in(ranked: Sequence[ScoredMemory], groups: Sequence[Group]) -> set[str]:
-    """Ids of the recalled changes that displace another memory in `groups`: the ones recall
-    must ask about (has it already superseded something?) before ordering."""
-    return {ranked[c].record.id for group in groups for c in group.changes}
+def changes_in(grouping: Grouping) -> set[str]:
+    """Ids of the recalled changes that displace another memory in `grouping`: the ones
+    recall must ask about (has it already superseded something?) before ordering."""
+    ranked = grouping.reading.ranked
+    return {ranked[c].record.id for group in grouping.groups for c in group.changes}

@@ -12,7 +12,7 @@ from adk_memory.retrieval import rival_model
 from adk_memory.retrieval.ordering.config import OrderingConfig
 from adk_memory.retrieval.ordering.grouping import (
     Evidence,
-    Group,
+    Grouping,
     group_reading,
 )
 from adk_memory.retrieval.ordering.reading import Reading
@@ -33,12 +33,13 @@ def current_first(
     settled: Collection[str] = (),
     *,
     query: str = "",
-    groups: Sequence[Group] | None = None,
+    grouping: Grouping | None = None,
 ) -> list[ScoredMemory]:
     """`ranked` with each same-question group ordered newest statement first; marked latest
     and earlier where the evidence says the newest replaced the others. `settled`: ids of
-    memories that already superseded another. `groups`: what `group_same_question` returned
-    for the same arguments, when the caller has it (saves grouping twice).
+    memories that already superseded another. `grouping`: what `group_same_question`
+    returned for the same recall, when the caller has it: its reading is used again, and its
+    groups too unless `settled` differs from what they were formed with.
 
     A group is reordered within the ranks its members hold, so no memory outside it moves:
     "My laptop is a ThinkPad X1" at rank 1 and "Work issued me a MacBook Pro" at rank 4 swap
@@ -49,12 +50,15 @@ def current_first(
     placed: list[ScoredMemory | None] = [None] * len(ranked)
     earlier: list[ScoredMemory] = []
     weighs = vectors is not None and config.rival_order is not None and len(ranked) > 1
-    reading: Reading | None = None
-    if groups is None:
+    if grouping is None:
         reading = Reading(ranked, vectors, config, query)
         groups = group_reading(reading, config, settled)
-    elif weighs:
-        reading = Reading(ranked, vectors, config, query)
+    else:
+        reading = grouping.reading
+        groups = grouping.groups
+        if frozenset(settled) != grouping.settled:
+            # A change REPLACE already accounted for displaces nothing: group again.
+            groups = group_reading(reading, config, settled)
     for group in groups:
         ranks = sorted(group.members)
         members = sorted(
@@ -87,7 +91,7 @@ def current_first(
         for rank, memory in zip(ranks, marked, strict=False):
             placed[rank] = memory
     ordered = [m for m in placed if m is not None] + earlier
-    if reading is None or not weighs or config.rival_order is None:
+    if not weighs or config.rival_order is None:
         return ordered
     pairs = rival_pairs_of(reading, config)
     return weigh_rivals(ordered, pairs, ranked, config.rival_order, rival_model.bundled())

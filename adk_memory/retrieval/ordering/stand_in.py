@@ -7,7 +7,6 @@ earlier value itself.
 
 from __future__ import annotations
 
-import functools
 import re
 
 from adk_memory.extraction.cues import (
@@ -22,6 +21,7 @@ from adk_memory.extraction.cues import (
     split_conjoined,
     split_items,
 )
+from adk_memory.extraction.cues.lazy import remembered
 from adk_memory.retrieval.ordering.reading import (
     Reading,
     kind_of,
@@ -49,7 +49,7 @@ def ends_one_of_several(new_text: str, old_text: str) -> bool:
     return denies or not all(_content(item) & said for item in split_items(old_text, commas=False))
 
 
-@functools.lru_cache(maxsize=4096)
+@remembered
 def _content(text: str) -> frozenset[str]:
     """`content_words`, remembered: recall reads the same memories pair after pair."""
     return frozenset(content_words(text))
