@@ -1048,3 +1048,77 @@ async def test_a_later_answer_the_rules_leave_apart_is_weighed_by_the_learned_mo
     assert learned[0].startswith("after all the breach stuff")
     assert rules[0] == "I use LastPass for all my passwords."
     assert set(learned) == set(rules)
+
+
+async def _ranked_texts(
+    tmp_path: Path,
+    clock: FixedClock,
+    ordering: OrderingConfig,
+    name: str,
+    said: list[tuple[str, float]],
+    probe: str,
+) -> list[ScoredMemory]:
+    """What `probe` recalls (top 5) after each of `said` (text, days after the previous),
+    in a fresh store with `ordering`."""
+    store = await SqliteStore(tmp_path / f"{name}.db").open()
+    engine = build_engine(store, clock=clock, config=EngineConfig(ordering=ordering))
+    try:
+        for text, days in said:
+            await _say(engine, clock, text, days=days)
+        return await engine.recall(ALICE, probe, top_k=5)
+    finally:
+        await engine.close()
+
+
+async def test_an_earlier_answer_the_learned_model_reads_as_displaced_goes_last(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """An update the rival model may not weigh (it names no capitalised value or number) is
+    placed first; the learned weighing of displaced answers (`ordering.displaced_order`)
+    then sends the earlier answer after the unrelated memories, unmarked and still returned.
+    Off, it keeps its rank beside the update."""
+    said = [
+        ("My brother works as an electrician.", 1),
+        ("My shoe size is 42.", 1),
+        ("I'm scared of heights.", 1),
+        ("My brother quit the trade and he's retraining as a teacher, good for him.", 40),
+    ]
+    probe = "What does my brother do?"
+    learned = await _ranked_texts(tmp_path, clock, OrderingConfig(), "learned", said, probe)
+    kept = await _ranked_texts(
+        tmp_path, clock, OrderingConfig(displaced_order=None), "kept", said, probe
+    )
+    assert learned[0].record.text == said[3][0]
+    assert learned[-1].record.text == said[0][0]
+    assert all(m.latest is None for m in learned)
+    assert [m.record.text for m in kept][:2] == [said[3][0], said[0][0]]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        # One more of a kind, beside the first.
+        ("I have a Kindle for reading.", "I bought an iPad for drawing.", "What devices do I own?"),
+        # A second account beside the first.
+        (
+            "My current account is with Nationwide.",
+            "I keep my savings in a Marcus account for the interest.",
+            "Where do I bank?",
+        ),
+        # A name given to something else.
+        (
+            "My daughter is called Seren.",
+            "Named my new sourdough starter Gwen, it just felt right.",
+            "What's my daughter called?",
+        ),
+    ],
+)
+async def test_the_learned_model_keeps_a_fact_a_later_look_alike_leaves_true(
+    tmp_path: Path, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    """Each later statement is recalled first (so the learned weighing of displaced answers
+    reads the pair) and leaves the earlier fact true: it stays above the unrelated ones."""
+    said = [(before, 1), ("My shoe size is 42.", 1), ("I'm scared of heights.", 1), (after, 40)]
+    ranked = await _ranked_texts(tmp_path, clock, OrderingConfig(), "kept", said, probe)
+    texts = [m.record.text for m in ranked]
+    assert texts.index(before) < texts.index("My shoe size is 42.")

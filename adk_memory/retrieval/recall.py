@@ -150,27 +150,10 @@ class Retriever:
             return ranked
         vectors = await self._text_vectors([m.record for m in ranked], stored)
         grouping = group_same_question(ranked, vectors, self.ordering, query=query)
-        settled = await self._settled(ranked, changes_in(grouping))
+        settled = await settled_changes(self.store, ranked, changes_in(grouping))
         return current_first(
             ranked, vectors, self.ordering, settled, query=query, grouping=grouping
         )
-
-    async def _settled(self, ranked: Sequence[ScoredMemory], changes: set[str]) -> set[str]:
-        """Which of the recalled `changes` (those that would displace another memory)
-        already superseded a memory through REPLACE, so ordering leaves the rest alone. One
-        lookup per such change, run together; most recalls have none."""
-        records = [m.record for m in ranked if m.record.id in changes]
-
-        async def superseded_something(record: MemoryRecord) -> bool:
-            page = await self.store.list_page(
-                record.scope,
-                filters=ListFilter(statuses=[Status.SUPERSEDED], superseded_by=record.id),
-                limit=1,
-            )
-            return bool(page.records)
-
-        found = await asyncio.gather(*(superseded_something(r) for r in records))
-        return {r.id for r, yes in zip(records, found, strict=True) if yes}
 
     async def _text_vectors(
         self, records: Sequence[MemoryRecord], stored: dict[str, np.ndarray]
@@ -247,3 +230,23 @@ class Retriever:
             )
             names = self._names[scope] = [r.object for r in page.records if r.object]
         return names
+
+
+async def settled_changes(
+    store: MemoryStore, ranked: Sequence[ScoredMemory], changes: set[str]
+) -> set[str]:
+    """Which of the recalled `changes` (those that would displace another memory) already
+    superseded a memory through REPLACE, so ordering leaves the rest alone. One lookup per
+    such change, run together; most recalls have none."""
+    records = [m.record for m in ranked if m.record.id in changes]
+
+    async def superseded_something(record: MemoryRecord) -> bool:
+        page = await store.list_page(
+            record.scope,
+            filters=ListFilter(statuses=[Status.SUPERSEDED], superseded_by=record.id),
+            limit=1,
+        )
+        return bool(page.records)
+
+    found = await asyncio.gather(*(superseded_something(r) for r in records))
+    return {r.id for r, yes in zip(records, found, strict=True) if yes}

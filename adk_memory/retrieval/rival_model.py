@@ -6,8 +6,11 @@ memories' embeddings relate. Hand-ordered rules combine them into evidence, and 
 rules fitted to the examples they were written for leave many updates unordered. This model
 weighs the same readings with a logistic regression fitted on the dev splits of
 `bench/updates` (`python -m bench.train_rival_model`), and is measured on the held-out
-splits it never saw. It only orders recalled memories, unmarked; it never supersedes
-anything, so a wrong reading costs a rank, never a fact.
+splits it never saw. Two models ship: one weighs whether a later answer holds instead of an
+earlier one (it moves the later up), the other whether a later answer already placed first
+displaced the earlier (it sends the earlier after every other recalled memory). Both only
+order recalled memories, unmarked; neither supersedes anything, so a wrong reading costs
+ranks, never a stored fact.
 
 Pure: numpy only, no I/O beyond reading the bundled weights once.
 """
@@ -23,8 +26,10 @@ from importlib import resources
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-#: Where the fitted weights ship (`bench/train_rival_model.py` writes it).
+#: Where the fitted weights ship (`bench/train_rival_model.py` writes both): the weighing
+#: of rival answers, and the weighing of whether a later answer displaced an earlier one.
 BUNDLED_FILE = "rival_model.json"
+DISPLACED_FILE = "displaced_model.json"
 
 
 class RivalModel(BaseModel):
@@ -61,6 +66,7 @@ def fit(
     features: Sequence[str],
     l2: float = 1.0,
     iterations: int = 50,
+    weights: Sequence[float] | None = None,
     provenance: Mapping[str, object] | None = None,
 ) -> RivalModel:
     """Fits an L2-regularised logistic regression by Newton's method (deterministic).
@@ -71,6 +77,8 @@ def fit(
         features: The features to use, in order.
         l2: Penalty on the weights (not the intercept).
         iterations: Newton steps at most; it stops once the step is negligible.
+        weights: How much each example counts (default 1 each): a mistake that would cost
+            a true fact may count more than one that costs a rank.
         provenance: Kept in the model, for whoever reads the file.
 
     Returns:
@@ -78,15 +86,22 @@ def fit(
     """
     if len(rows) != len(labels) or not rows:
         raise ValueError("fit needs one label per row, and at least one row")
+    if weights is not None and (len(weights) != len(rows) or min(weights) <= 0):
+        raise ValueError("fit needs one positive weight per row")
     x = np.array([[1.0, *(row[name] for name in features)] for row in rows], dtype=np.float64)
     y = np.asarray(labels, dtype=np.float64)
+    counts = np.ones(len(rows)) if weights is None else np.asarray(weights, dtype=np.float64)
     penalty = np.full(x.shape[1], l2)
     penalty[0] = 0.0
     beta = np.zeros(x.shape[1])
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-(x @ beta)))
-        gradient = x.T @ (p - y) + penalty * beta
-        hessian = (x * (p * (1.0 - p))[:, None]).T @ x + np.diag(penalty) + 1e-9 * np.eye(len(beta))
+        gradient = x.T @ (counts * (p - y)) + penalty * beta
+        hessian = (
+            (x * (counts * p * (1.0 - p))[:, None]).T @ x
+            + np.diag(penalty)
+            + 1e-9 * np.eye(len(beta))
+        )
         step = np.linalg.solve(hessian, gradient)
         beta -= step
         if float(np.max(np.abs(step))) < 1e-8:
@@ -100,7 +115,7 @@ def fit(
 
 
 @functools.cache
-def bundled() -> RivalModel:
-    """The model that ships with the package."""
-    text = (resources.files("adk_memory.retrieval") / "data" / BUNDLED_FILE).read_text("utf-8")
+def bundled(file: str = BUNDLED_FILE) -> RivalModel:
+    """A model that ships with the package: `BUNDLED_FILE` or `DISPLACED_FILE`."""
+    text = (resources.files("adk_memory.retrieval") / "data" / file).read_text("utf-8")
     return RivalModel.model_validate(json.loads(text))

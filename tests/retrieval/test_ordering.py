@@ -35,7 +35,8 @@ def test_same_slot_answers_come_newest_first_and_are_marked() -> None:
     after = scored("User plays chess.", 0.6, 3)
     vectors = np.stack([unit(1, 0, 0), unit(0, 1, 0), unit(1, 1, 0), unit(0, 0, 1)])
     ranked = [old, other, new, after]
-    ordered = current_first(ranked, vectors, OrderingConfig())
+    # The rules alone: the learned weighing of displaced answers may send Berlin last.
+    ordered = current_first(ranked, vectors, OrderingConfig(displaced_order=None))
     # The group swaps the ranks it holds; the memory between keeps its rank.
     assert [m.record.text for m in ordered] == [
         "User lives in Munich.",

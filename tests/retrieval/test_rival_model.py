@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from adk_memory.retrieval import rival_model
-from adk_memory.retrieval.ordering import RIVAL_FEATURES
+from adk_memory.retrieval.ordering import DISPLACED_FEATURES, RIVAL_FEATURES
 from adk_memory.retrieval.rival_model import RivalModel, fit
 
 
@@ -58,5 +58,25 @@ def test_the_bundled_model_reads_what_ordering_computes_and_saw_no_held_out_spli
     model = rival_model.bundled()
     # A renamed or added feature without refitting fails here, not silently at recall.
     assert model.features == RIVAL_FEATURES
+    splits = set(model.provenance["splits"])  # type: ignore[arg-type]
+    assert splits and not splits & {"heldout", "blind", "heldout3"}
+
+
+def test_a_weighted_example_pulls_the_fit_toward_it() -> None:
+    rows = [{"a": 1.0}, {"a": 1.0}, {"a": 0.0}, {"a": 0.0}]
+    labels = [1, 0, 0, 1]
+    even = fit(rows, labels, features=("a",), l2=0.1)
+    # The negative at a=1 counting five times: a=1 reads as much less likely.
+    weighted = fit(rows, labels, features=("a",), l2=0.1, weights=[1.0, 5.0, 1.0, 1.0])
+    assert weighted.probability({"a": 1.0}) < even.probability({"a": 1.0}) - 0.2
+    with pytest.raises(ValueError, match="one positive weight per row"):
+        fit(rows, labels, features=("a",), weights=[1.0, 1.0])
+    with pytest.raises(ValueError, match="one positive weight per row"):
+        fit(rows, labels, features=("a",), weights=[1.0, 0.0, 1.0, 1.0])
+
+
+def test_the_bundled_displacement_model_reads_what_ordering_computes() -> None:
+    model = rival_model.bundled(rival_model.DISPLACED_FILE)
+    assert model.features == DISPLACED_FEATURES
     splits = set(model.provenance["splits"])  # type: ignore[arg-type]
     assert splits and not splits & {"heldout", "blind", "heldout3"}

@@ -50,7 +50,11 @@ Then a learned weighing of the same readings (`rival_model`, `OrderingConfig.riv
 orders what the rules left apart: a later answer the model finds likely to hold instead of an
 earlier one moves up to just before it, unmarked. The rules' look-alike readings stay vetoes
 it cannot outweigh (`rivals._may_be_rivals`), and it only reorders: it never marks, never sends a
-memory last, never supersedes.
+memory last, never supersedes. Last, a second learned weighing (`OrderingConfig.displaced_order`)
+reads each pair the order now puts later first, the look-alike readings now features rather
+than vetoes, and sends an earlier answer it finds likely displaced after every other recalled
+memory: unmarked, still returned. It is fitted with a look-alike or compatible fact it would
+send away counting five times an update it would miss.
 
 The memory block shows every memory's date and these marks, so the agent's model can tell
 which one holds now. Pure functions: no I/O.
@@ -65,17 +69,27 @@ from adk_memory.retrieval.ordering.grouping import (
     group_same_question,
 )
 from adk_memory.retrieval.ordering.order import current_first
-from adk_memory.retrieval.ordering.rivals import RIVAL_FEATURES, RivalPair, rival_pairs
+from adk_memory.retrieval.ordering.reading import Reading
+from adk_memory.retrieval.ordering.rivals import (
+    DISPLACED_FEATURES,
+    RIVAL_FEATURES,
+    RivalPair,
+    displaced_pairs_of,
+    rival_pairs,
+)
 
 __all__ = [
+    "DISPLACED_FEATURES",
     "RIVAL_FEATURES",
     "Evidence",
     "Group",
     "Grouping",
     "OrderingConfig",
+    "Reading",
     "RivalPair",
     "changes_in",
     "current_first",
+    "displaced_pairs_of",
     "group_same_question",
     "rival_pairs",
 ]

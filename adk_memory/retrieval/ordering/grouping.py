@@ -31,9 +31,10 @@ class Evidence(IntEnum):
     #: Two answers to the query about the same thing ("I like coffee in the morning", "I
     #: like tea in the afternoon"): ordered newest first, not marked (both may hold).
     SIMILAR = 1
-    #: The same one-at-a-time slot of the same subject: marked latest and earlier. Never
-    #: shown last: REPLACE would have superseded the earlier one unless something (someone
-    #: else named, a passing moment) held it back.
+    #: The same one-at-a-time slot of the same subject: marked latest and earlier. The rules
+    #: never show it last: REPLACE would have superseded the earlier one unless something
+    #: (someone else named, a passing moment) held it back. The learned weighing of
+    #: displaced answers may (`OrderingConfig.displaced_order`).
     SLOT = 2
     #: Two answers to a query that asks for one value ("What car do I drive?"), the later
     #: naming a new value of the earlier's kind: marked (the earlier ones shown last only

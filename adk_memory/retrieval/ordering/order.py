@@ -16,7 +16,13 @@ from adk_memory.retrieval.ordering.grouping import (
     group_reading,
 )
 from adk_memory.retrieval.ordering.reading import Reading
-from adk_memory.retrieval.ordering.rivals import rival_pairs_of, weigh_rivals
+from adk_memory.retrieval.ordering.rivals import (
+    displaced_pairs_of,
+    rival_pairs_of,
+    send_displaced_last,
+    weigh_rivals,
+)
+from adk_memory.retrieval.rival_model import RivalModel
 
 
 def _answers_as_well(members: Sequence[ScoredMemory]) -> bool:
@@ -34,22 +40,29 @@ def current_first(
     *,
     query: str = "",
     grouping: Grouping | None = None,
+    rivals: RivalModel | None = None,
+    displaced: RivalModel | None = None,
 ) -> list[ScoredMemory]:
     """`ranked` with each same-question group ordered newest statement first; marked latest
     and earlier where the evidence says the newest replaced the others. `settled`: ids of
     memories that already superseded another. `grouping`: what `group_same_question`
     returned for the same recall, when the caller has it: its reading is used again, and its
-    groups too unless `settled` differs from what they were formed with.
+    groups too unless `settled` differs from what they were formed with. `rivals` and
+    `displaced`: the learned weighings (default: the bundled ones; the trainer passes its own).
 
     A group is reordered within the ranks its members hold, so no memory outside it moves:
     "My laptop is a ThinkPad X1" at rank 1 and "Work issued me a MacBook Pro" at rank 4 swap
     ranks, and ranks 2 and 3 stay. Earlier values a change displaced leave their ranks and go
-    after every other memory."""
+    after every other memory.
+
+    Then the learned weighings: a later answer likely to hold instead of an earlier one moves
+    up to just before it (`OrderingConfig.rival_order`), and an earlier answer likely
+    displaced by a later one placed before it goes after every other memory
+    (`OrderingConfig.displaced_order`)."""
     if not config.enabled:
         return list(ranked)
     placed: list[ScoredMemory | None] = [None] * len(ranked)
     earlier: list[ScoredMemory] = []
-    weighs = vectors is not None and config.rival_order is not None and len(ranked) > 1
     if grouping is None:
         reading = Reading(ranked, vectors, config, query)
         groups = group_reading(reading, config, settled)
@@ -91,7 +104,14 @@ def current_first(
         for rank, memory in zip(ranks, marked, strict=False):
             placed[rank] = memory
     ordered = [m for m in placed if m is not None] + earlier
-    if not weighs or config.rival_order is None:
+    if vectors is None or len(ranked) < 2:
         return ordered
-    pairs = rival_pairs_of(reading, config)
-    return weigh_rivals(ordered, pairs, ranked, config.rival_order, rival_model.bundled())
+    if config.rival_order is not None:
+        model = rivals or rival_model.bundled()
+        pairs = rival_pairs_of(reading, config)
+        ordered = weigh_rivals(ordered, pairs, ranked, config.rival_order, model)
+    if config.displaced_order is not None:
+        model = displaced or rival_model.bundled(rival_model.DISPLACED_FILE)
+        pairs = displaced_pairs_of(reading, ordered, config)
+        ordered = send_displaced_last(ordered, pairs, ranked, config.displaced_order, model)
+    return ordered

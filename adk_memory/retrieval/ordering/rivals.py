@@ -8,7 +8,7 @@ look-alike readings stay vetoes it cannot outweigh (`_may_be_rivals`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -185,38 +185,110 @@ def rival_pairs_of(reading: Reading, config: OrderingConfig) -> list[RivalPair]:
         o = j if n == i else i
         if not _may_be_rivals(reading, n, o, config):
             continue
-        for index in (n, o):
-            if index not in own:
-                own[index] = _own_features(reading, index)
-        features = _rival_features(reading, o, n, own)
+        features = _pair_features(reading, o, n, own)
         found.append(RivalPair(earlier=o, later=n, features=features))
     return found
 
 
-def _may_be_rivals(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
-    """Whether the model may weigh a later statement against an earlier one.
+def _unrelated(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    return reading.cosine(n, o) < config.rival_cosine
 
-    What the rules read as a look-alike stays a veto the model cannot outweigh: a passing
-    moment, a maybe, one more of its kind, someone else's thing or news, an addition, the end
-    of one item of several ("I don't listen to classical any more" after "I love jazz and
-    classical"), or more about the earlier value itself ("Took the Golf to Halfords, new
-    tyres"). And the later statement must say what could be the new answer: a new value, a
-    lasting change or the end of the earlier value ("The motorbike needs new tyres" names no
-    new motorbike). The cheap readings go first: most candidate pairs fail one of them."""
-    if reading.cosine(n, o) < config.rival_cosine:
-        return False
-    body, old_body = reading.bodies[n], reading.bodies[o]
-    if ends_one_of_several(body, old_body):
-        return False
-    changes = reading.says_change[n] or ends(body, old_body)
-    if not (reading.values[n] - reading.values[o] or changes):
-        return False
+
+def _ends_one_item(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    return ends_one_of_several(reading.bodies[n], reading.bodies[o])
+
+
+def _changes(reading: Reading, n: int, o: int) -> bool:
+    return reading.says_change[n] or ends(reading.bodies[n], reading.bodies[o])
+
+
+def _names_no_answer(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    return not (reading.values[n] - reading.values[o] or _changes(reading, n, o))
+
+
+def _earlier_value_again(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
     said_again = earlier_names_said(reading, n, o)
-    if said_again and (not changes or any(one_of_several(v, old_body) for v in said_again)):
-        return False
-    if adds(reading, n, o) or not may_stand_in(reading, n, o):
-        return False
-    return answers_about_one_person(reading, n, o)
+    return bool(said_again) and (
+        not _changes(reading, n, o) or any(one_of_several(v, reading.bodies[o]) for v in said_again)
+    )
+
+
+def _adds(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    return adds(reading, n, o)
+
+
+def _cannot_stand_in(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    return not may_stand_in(reading, n, o)
+
+
+def _about_someone_else(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    return not answers_about_one_person(reading, n, o)
+
+
+#: The rules' look-alike readings of a pair (later `n`, earlier `o`), cheapest first: the
+#: two statements are unrelated; the later ends one item of several the earlier named ("I
+#: don't listen to classical any more" after "I love jazz and classical"); it names no new
+#: value, no lasting change and no end of the earlier ("The motorbike needs new tyres");
+#: it says more about the earlier value itself ("Took the Golf to Halfords, new tyres"); it
+#: adds a value beside the earlier; it is a passing moment, a maybe, one more of its kind
+#: (`may_stand_in`); it is someone else's thing or news. Each vetoes the rival model; the
+#: displacement model reads them as features (`DISPLACED_FEATURES`).
+_VETOES: tuple[tuple[str, Callable[[Reading, int, int, OrderingConfig], bool]], ...] = (
+    ("veto_unrelated", _unrelated),
+    ("veto_ends_one_item", _ends_one_item),
+    ("veto_names_no_answer", _names_no_answer),
+    ("veto_earlier_value_again", _earlier_value_again),
+    ("veto_adds", _adds),
+    ("veto_cannot_stand_in", _cannot_stand_in),
+    ("veto_about_someone_else", _about_someone_else),
+)
+
+#: What the learned weighing of displaced answers reads of a pair (later, earlier) that the
+#: ordering already placed later first: the rival features, and each look-alike reading
+#: (`_VETOES`) as a feature rather than a veto. An update in chat often trips one ("I
+#: started eating fish again, so pescatarian I guess" names no capitalised value), and how
+#: much each says against an update is what the model learns.
+DISPLACED_FEATURES: tuple[str, ...] = RIVAL_FEATURES + tuple(name for name, _ in _VETOES)
+
+
+def _may_be_rivals(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+    """Whether the model may weigh a later statement against an earlier one: no look-alike
+    reading (`_VETOES`) holds."""
+    return not any(check(reading, n, o, config) for _, check in _VETOES)
+
+
+def _pair_features(
+    reading: Reading, o: int, n: int, own: dict[int, dict[str, float]]
+) -> dict[str, float]:
+    for index in (n, o):
+        if index not in own:
+            own[index] = _own_features(reading, index)
+    return _rival_features(reading, o, n, own)
+
+
+def displaced_pairs_of(
+    reading: Reading, ordered: Sequence[ScoredMemory], config: OrderingConfig
+) -> list[RivalPair]:
+    """The candidate pairs (`Reading.pairs`) whose later memory `ordered` places before the
+    earlier, with `DISPLACED_FEATURES`; not where the rules marked the later one earlier or
+    the earlier one latest (their evidence says otherwise)."""
+    at = {m.record.id: m for m in ordered}
+    rank = {m.record.id: place for place, m in enumerate(ordered)}
+    ids = [m.record.id for m in reading.ranked]
+    found = []
+    own: dict[int, dict[str, float]] = {}
+    for i, j in reading.pairs():
+        if reading.said[i] == reading.said[j]:
+            continue
+        n = later_of(reading, i, j)
+        o = j if n == i else i
+        if rank[ids[n]] > rank[ids[o]] or at[ids[n]].latest is False or at[ids[o]].latest is True:
+            continue
+        features = _pair_features(reading, o, n, own)
+        for name, check in _VETOES:
+            features[name] = float(check(reading, n, o, config))
+        found.append(RivalPair(earlier=o, later=n, features=features))
+    return found
 
 
 def rival_pairs(
@@ -260,3 +332,25 @@ def weigh_rivals(
             order.insert(order.index(earlier), later)
     at = {m.record.id: m for m in ordered}
     return [at[i] for i in order]
+
+
+def send_displaced_last(
+    ordered: list[ScoredMemory],
+    pairs: Sequence[RivalPair],
+    ranked: Sequence[ScoredMemory],
+    threshold: float,
+    model: RivalModel,
+) -> list[ScoredMemory]:
+    """`ordered` with each earlier memory of `pairs` (`displaced_pairs_of`) that the model
+    finds at least `threshold` likely to be displaced by the later one sent after every other
+    recalled memory, unmarked: still returned, never superseded."""
+    displaced = {
+        ranked[pair.earlier].record.id
+        for pair in pairs
+        if model.probability(pair.features) >= threshold
+    }
+    if not displaced:
+        return ordered
+    return [m for m in ordered if m.record.id not in displaced] + [
+        m for m in ordered if m.record.id in displaced
+    ]
