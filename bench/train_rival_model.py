@@ -45,6 +45,7 @@ from adk_memory.retrieval.ordering import (
     DISPLACED_FEATURES,
     RIVAL_FEATURES,
     OrderingConfig,
+    PairReadings,
     Reading,
     changes_in,
     current_first,
@@ -174,8 +175,8 @@ def displaced_examples(recalled: Sequence[Recalled], rivals: rival_model.RivalMo
             r.ranked, r.vectors, config, r.settled, query=r.query, rivals=rivals
         )
         shown = {m.record.id for m in ordered[:SHOWN]}
-        reading = Reading(r.ranked, r.vectors, config, r.query)
-        for pair in displaced_pairs_of(reading, ordered, config):
+        pairs = PairReadings(Reading(r.ranked, r.vectors, config, r.query), config)
+        for pair in displaced_pairs_of(pairs, ordered):
             earlier = r.ranked[pair.earlier].record
             if earlier.id not in shown:
                 continue

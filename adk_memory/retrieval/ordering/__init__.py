@@ -49,12 +49,13 @@ takes the state a change displaced.
 Then a learned weighing of the same readings (`rival_model`, `OrderingConfig.rival_order`)
 orders what the rules left apart: a later answer the model finds likely to hold instead of an
 earlier one moves up to just before it, unmarked. The rules' look-alike readings stay vetoes
-it cannot outweigh (`rivals._may_be_rivals`), and it only reorders: it never marks, never sends a
-memory last, never supersedes. Last, a second learned weighing (`OrderingConfig.displaced_order`)
-reads each pair the order now puts later first, the look-alike readings now features rather
-than vetoes, and sends an earlier answer it finds likely displaced after every other recalled
-memory: unmarked, still returned. It is fitted with a look-alike or compatible fact it would
-send away counting five times an update it would miss.
+it cannot outweigh (`rivals.PairReadings.may_be_rivals`), and it only reorders: it never
+marks, never sends a memory last, never supersedes. Last, a second learned weighing
+(`OrderingConfig.displaced_order`) reads each pair the order now puts later first, the
+look-alike readings now features rather than vetoes, and sends an earlier answer it finds
+likely displaced after every other recalled memory: unmarked, still returned. It is fitted
+with a look-alike or compatible fact it would send away counting five times an update it
+would miss.
 
 The memory block shows every memory's date and these marks, so the agent's model can tell
 which one holds now. Pure functions: no I/O.
@@ -73,6 +74,7 @@ from adk_memory.retrieval.ordering.reading import Reading
 from adk_memory.retrieval.ordering.rivals import (
     DISPLACED_FEATURES,
     RIVAL_FEATURES,
+    PairReadings,
     RivalPair,
     displaced_pairs_of,
     rival_pairs,
@@ -85,6 +87,7 @@ __all__ = [
     "Group",
     "Grouping",
     "OrderingConfig",
+    "PairReadings",
     "Reading",
     "RivalPair",
     "changes_in",

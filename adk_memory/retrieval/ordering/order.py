@@ -17,6 +17,7 @@ from adk_memory.retrieval.ordering.grouping import (
 )
 from adk_memory.retrieval.ordering.reading import Reading
 from adk_memory.retrieval.ordering.rivals import (
+    PairReadings,
     displaced_pairs_of,
     rival_pairs_of,
     send_displaced_last,
@@ -106,12 +107,13 @@ def current_first(
     ordered = [m for m in placed if m is not None] + earlier
     if vectors is None or len(ranked) < 2:
         return ordered
+    pairs = PairReadings(reading, config)
     if config.rival_order is not None:
         model = rivals or rival_model.bundled()
-        pairs = rival_pairs_of(reading, config)
-        ordered = weigh_rivals(ordered, pairs, ranked, config.rival_order, model)
+        found = rival_pairs_of(pairs)
+        ordered = weigh_rivals(ordered, found, ranked, config.rival_order, model)
     if config.displaced_order is not None:
         model = displaced or rival_model.bundled(rival_model.DISPLACED_FILE)
-        pairs = displaced_pairs_of(reading, ordered, config)
-        ordered = send_displaced_last(ordered, pairs, ranked, config.displaced_order, model)
+        found = displaced_pairs_of(pairs, ordered)
+        ordered = send_displaced_last(ordered, found, ranked, config.displaced_order, model)
     return ordered

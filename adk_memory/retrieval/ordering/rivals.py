@@ -2,7 +2,7 @@
 (`RIVAL_FEATURES`), and how its verdicts move a later answer before an earlier one.
 
 The weights come from `rival_model` (fitted by `bench/train_rival_model.py`); the rules'
-look-alike readings stay vetoes it cannot outweigh (`_may_be_rivals`).
+look-alike readings stay vetoes it cannot outweigh (`PairReadings.may_be_rivals`).
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ from adk_memory.retrieval.rival_model import RivalModel
 #: of `rival_model.RivalModel.features`: how each matches the query, how they relate, and the
 #: cues in each one's words. No rule's verdict is among them: those were fitted to the dev
 #: examples, and the model fitted on them carried over worse to the held-out splits. Nor is a
-#: cue the vetoes (`_may_be_rivals`) make constant: a later statement about the past, told as
-#: over or within a context never reaches the model.
+#: cue the vetoes (`PairReadings.may_be_rivals`) make constant: a later statement about the
+#: past, told as over or within a context never reaches the model.
 RIVAL_FEATURES: tuple[str, ...] = (
     "later_query_share",
     "earlier_query_share",
@@ -173,28 +173,17 @@ def _rival_features(
     return {**{name: float(value) for name, value in values.items()}, **later, **earlier}
 
 
-def rival_pairs_of(reading: Reading, config: OrderingConfig) -> list[RivalPair]:
+def rival_pairs_of(pairs: PairReadings) -> list[RivalPair]:
     """The candidate pairs (`Reading.pairs`) whose later statement may stand in for the
-    earlier at all, with the features of each (`_may_be_rivals`)."""
+    earlier at all, with the features of each (`PairReadings.may_be_rivals`)."""
     found = []
-    own: dict[int, dict[str, float]] = {}
-    for i, j in reading.pairs():
-        if reading.said[i] == reading.said[j]:
-            continue
-        n = later_of(reading, i, j)
-        o = j if n == i else i
-        if not _may_be_rivals(reading, n, o, config):
-            continue
-        features = _pair_features(reading, o, n, own)
-        found.append(RivalPair(earlier=o, later=n, features=features))
+    for n, o in pairs.candidates():
+        if pairs.may_be_rivals(n, o):
+            found.append(RivalPair(earlier=o, later=n, features=pairs.features(n, o)))
     return found
 
 
-def _unrelated(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
-    return reading.cosine(n, o) < config.rival_cosine
-
-
-def _ends_one_item(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+def _ends_one_item(reading: Reading, n: int, o: int) -> bool:
     return ends_one_of_several(reading.bodies[n], reading.bodies[o])
 
 
@@ -202,39 +191,38 @@ def _changes(reading: Reading, n: int, o: int) -> bool:
     return reading.says_change[n] or ends(reading.bodies[n], reading.bodies[o])
 
 
-def _names_no_answer(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+def _names_no_answer(reading: Reading, n: int, o: int) -> bool:
     return not (reading.values[n] - reading.values[o] or _changes(reading, n, o))
 
 
-def _earlier_value_again(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+def _earlier_value_again(reading: Reading, n: int, o: int) -> bool:
     said_again = earlier_names_said(reading, n, o)
     return bool(said_again) and (
         not _changes(reading, n, o) or any(one_of_several(v, reading.bodies[o]) for v in said_again)
     )
 
 
-def _adds(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+def _adds(reading: Reading, n: int, o: int) -> bool:
     return adds(reading, n, o)
 
 
-def _cannot_stand_in(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+def _cannot_stand_in(reading: Reading, n: int, o: int) -> bool:
     return not may_stand_in(reading, n, o)
 
 
-def _about_someone_else(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
+def _about_someone_else(reading: Reading, n: int, o: int) -> bool:
     return not answers_about_one_person(reading, n, o)
 
 
 #: The rules' look-alike readings of a pair (later `n`, earlier `o`), cheapest first: the
-#: two statements are unrelated; the later ends one item of several the earlier named ("I
-#: don't listen to classical any more" after "I love jazz and classical"); it names no new
-#: value, no lasting change and no end of the earlier ("The motorbike needs new tyres");
+#: later ends one item of several the earlier named ("I don't listen to classical any more"
+#: after "I love jazz and classical"); it names no new value, no lasting change and no end
+#: of the earlier ("The motorbike needs new tyres");
 #: it says more about the earlier value itself ("Took the Golf to Halfords, new tyres"); it
 #: adds a value beside the earlier; it is a passing moment, a maybe, one more of its kind
 #: (`may_stand_in`); it is someone else's thing or news. Each vetoes the rival model; the
 #: displacement model reads them as features (`DISPLACED_FEATURES`).
-_VETOES: tuple[tuple[str, Callable[[Reading, int, int, OrderingConfig], bool]], ...] = (
-    ("veto_unrelated", _unrelated),
+_VETOES: tuple[tuple[str, Callable[[Reading, int, int], bool]], ...] = (
     ("veto_ends_one_item", _ends_one_item),
     ("veto_names_no_answer", _names_no_answer),
     ("veto_earlier_value_again", _earlier_value_again),
@@ -251,43 +239,81 @@ _VETOES: tuple[tuple[str, Callable[[Reading, int, int, OrderingConfig], bool]], 
 DISPLACED_FEATURES: tuple[str, ...] = RIVAL_FEATURES + tuple(name for name, _ in _VETOES)
 
 
-def _may_be_rivals(reading: Reading, n: int, o: int, config: OrderingConfig) -> bool:
-    """Whether the model may weigh a later statement against an earlier one: no look-alike
-    reading (`_VETOES`) holds."""
-    return not any(check(reading, n, o, config) for _, check in _VETOES)
+class PairReadings:
+    """What the learned weighings read of the candidate pairs of one recall, each reading
+    made once: the rival model and then the displacement model read many of the same pairs.
+    """
+
+    def __init__(self, reading: Reading, config: OrderingConfig) -> None:
+        self.reading = reading
+        self.config = config
+        self._own: dict[int, dict[str, float]] = {}
+        self._features: dict[tuple[int, int], dict[str, float]] = {}
+        self._vetoes: dict[tuple[str, int, int], bool] = {}
+
+    def candidates(self) -> list[tuple[int, int]]:
+        """Each candidate pair (`Reading.pairs`) as (later, earlier), but two clauses of one
+        message (said at once, in no order)."""
+        reading = self.reading
+        found = []
+        for i, j in reading.pairs():
+            if reading.said[i] != reading.said[j]:
+                n = later_of(reading, i, j)
+                found.append((n, j if n == i else i))
+        return found
+
+    def related(self, n: int, o: int) -> bool:
+        return self.reading.cosine(n, o) >= self.config.rival_cosine
+
+    def vetoed(self, name: str, n: int, o: int) -> bool:
+        key = (name, n, o)
+        if key not in self._vetoes:
+            self._vetoes[key] = _VETO_CHECKS[name](self.reading, n, o)
+        return self._vetoes[key]
+
+    def may_be_rivals(self, n: int, o: int) -> bool:
+        """Whether the rival model may weigh a later statement against an earlier one: the
+        two are related and no look-alike reading (`_VETOES`) holds."""
+        return self.related(n, o) and not any(self.vetoed(name, n, o) for name, _ in _VETOES)
+
+    def features(self, n: int, o: int) -> dict[str, float]:
+        """`RIVAL_FEATURES` of the pair."""
+        if (n, o) not in self._features:
+            for index in (n, o):
+                if index not in self._own:
+                    self._own[index] = _own_features(self.reading, index)
+            self._features[n, o] = _rival_features(self.reading, o, n, self._own)
+        return self._features[n, o]
+
+    def displaced_features(self, n: int, o: int) -> dict[str, float]:
+        """`DISPLACED_FEATURES` of the pair."""
+        looks = {name: float(self.vetoed(name, n, o)) for name, _ in _VETOES}
+        return {**self.features(n, o), **looks}
 
 
-def _pair_features(
-    reading: Reading, o: int, n: int, own: dict[int, dict[str, float]]
-) -> dict[str, float]:
-    for index in (n, o):
-        if index not in own:
-            own[index] = _own_features(reading, index)
-    return _rival_features(reading, o, n, own)
+_VETO_CHECKS = dict(_VETOES)
 
 
-def displaced_pairs_of(
-    reading: Reading, ordered: Sequence[ScoredMemory], config: OrderingConfig
-) -> list[RivalPair]:
-    """The candidate pairs (`Reading.pairs`) whose later memory `ordered` places before the
-    earlier, with `DISPLACED_FEATURES`; not where the rules marked the later one earlier or
-    the earlier one latest (their evidence says otherwise)."""
+def displaced_pairs_of(pairs: PairReadings, ordered: Sequence[ScoredMemory]) -> list[RivalPair]:
+    """The candidate pairs whose later memory `ordered` places before the earlier, with
+    `DISPLACED_FEATURES`: only where the earlier one answers the query (a later statement
+    displaces only an answer) and the two are related at all, and not where the rules marked
+    the later one earlier or the earlier one latest (their evidence says otherwise)."""
     at = {m.record.id: m for m in ordered}
     rank = {m.record.id: place for place, m in enumerate(ordered)}
-    ids = [m.record.id for m in reading.ranked]
+    ids = [m.record.id for m in pairs.reading.ranked]
     found = []
-    own: dict[int, dict[str, float]] = {}
-    for i, j in reading.pairs():
-        if reading.said[i] == reading.said[j]:
+    for n, o in pairs.candidates():
+        later, earlier = at[ids[n]], at[ids[o]]
+        if (
+            not pairs.reading.answers[o]
+            or rank[ids[n]] > rank[ids[o]]
+            or later.latest is False
+            or earlier.latest is True
+            or not pairs.related(n, o)
+        ):
             continue
-        n = later_of(reading, i, j)
-        o = j if n == i else i
-        if rank[ids[n]] > rank[ids[o]] or at[ids[n]].latest is False or at[ids[o]].latest is True:
-            continue
-        features = _pair_features(reading, o, n, own)
-        for name, check in _VETOES:
-            features[name] = float(check(reading, n, o, config))
-        found.append(RivalPair(earlier=o, later=n, features=features))
+        found.append(RivalPair(earlier=o, later=n, features=pairs.displaced_features(n, o)))
     return found
 
 
@@ -301,7 +327,7 @@ def rival_pairs(
     """The pairs of `ranked` the learned weighing of rival answers reads, with their
     features: what `bench/train_rival_model.py` fits the model on, and what
     `current_first` asks it about."""
-    return rival_pairs_of(Reading(ranked, vectors, config, query), config)
+    return rival_pairs_of(PairReadings(Reading(ranked, vectors, config, query), config))
 
 
 def weigh_rivals(
