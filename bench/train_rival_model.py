@@ -14,9 +14,10 @@ off. Two logistic regressions are fitted on what the recalls hold:
 - then the **displacement model** (`rival_model.DISPLACED_FILE`), on the order the rules and
   the new rival model give: each pair the order places later first whose earlier memory
   would be shown (`SHOWN`, the ADK plugin's default), labelled the same way, with a pair
-  whose earlier memory names a fact the case must keep (a look-alike's original, either of a
-  compatible pair) counting `KEPT_FACT_WEIGHT` times: sending a true fact away costs more
-  than leaving a stale one in sight.
+  whose earlier memory still holds (anything but an update's old value) counting
+  `TRUE_FACT_WEIGHT` times: sending a true fact away costs more than leaving a stale one in
+  sight. Readings whose direction is known beforehand are fitted only in that direction
+  (`ordering.DISPLACED_SIGNS`).
 
 The fits are deterministic (Newton's method, fixed penalty), so the same code and data give
 the same files; `--check` fits again and fails when a bundled file differs, i.e. when
@@ -43,6 +44,7 @@ from adk_memory.model import Scope, ScoredMemory
 from adk_memory.retrieval import rival_model
 from adk_memory.retrieval.ordering import (
     DISPLACED_FEATURES,
+    DISPLACED_SIGNS,
     RIVAL_FEATURES,
     OrderingConfig,
     PairReadings,
@@ -81,8 +83,9 @@ L2 = 1.0
 SHOWN = 5
 
 #: How much more a pair counts in the displacement fit when sending its earlier memory away
-#: would hide a fact the case must keep than when it would leave a stale value in sight.
-KEPT_FACT_WEIGHT = 5.0
+#: would hide a true fact (any memory but an update's old value) than when it would leave a
+#: stale value in sight.
+TRUE_FACT_WEIGHT = 5.0
 
 DATA_DIR = Path(rival_model.__file__).resolve().parent / "data"
 
@@ -100,6 +103,9 @@ class Recalled:
 
 @dataclass(frozen=True)
 class Examples:
+    """Feature rows, one label each (1: an update's stale value beside its new one) and how
+    much each counts in the fit."""
+
     rows: list[dict[str, float]]
     labels: list[int]
     weights: list[float]
@@ -112,12 +118,11 @@ def _label(case: Case, earlier: str, later: str) -> int:
     return int(stale and mentions(later, case.new))
 
 
-def _names_kept_fact(case: Case, text: str) -> bool:
-    if case.kind == "keep":
-        return mentions(text, case.keep)
-    if case.kind == "compatible":
-        return mentions(text, case.first) or mentions(text, case.second)
-    return False
+def _true_fact(case: Case, text: str) -> bool:
+    """Whether a memory still holds: everything but an update's old value."""
+    if case.kind != "update":
+        return True
+    return not (mentions(text, case.old) and not mentions(text, case.new))
 
 
 async def recall_all(
@@ -182,7 +187,7 @@ def displaced_examples(recalled: Sequence[Recalled], rivals: rival_model.RivalMo
                 continue
             rows.append(dict(pair.features))
             labels.append(_label(r.case, earlier.text, r.ranked[pair.later].record.text))
-            weights.append(KEPT_FACT_WEIGHT if _names_kept_fact(r.case, earlier.text) else 1.0)
+            weights.append(TRUE_FACT_WEIGHT if _true_fact(r.case, earlier.text) else 1.0)
     return Examples(rows, labels, weights)
 
 
@@ -222,12 +227,13 @@ async def train(argv: Sequence[str]) -> dict[str, rival_model.RivalModel]:
         features=DISPLACED_FEATURES,
         l2=L2,
         weights=displaced.weights,
+        signs=DISPLACED_SIGNS,
         provenance=_provenance(
             len(cases),
             displaced,
             argv,
             shown=SHOWN,
-            kept_fact_weight=KEPT_FACT_WEIGHT,
+            true_fact_weight=TRUE_FACT_WEIGHT,
         ),
     )
     for name, examples in (("rival", rival), ("displacement", displaced)):

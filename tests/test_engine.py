@@ -1070,30 +1070,7 @@ async def _ranked_texts(
         await engine.close()
 
 
-async def test_an_earlier_answer_the_learned_model_reads_as_displaced_goes_last(
-    tmp_path: Path, clock: FixedClock
-) -> None:
-    """An update the rival model may not weigh (it names no capitalised value or number) is
-    placed first; the learned weighing of displaced answers (`ordering.displaced_order`)
-    then sends the earlier answer after the unrelated memories, unmarked and still returned.
-    Off, it keeps its rank beside the update."""
-    said = [
-        ("My brother works as an electrician.", 1),
-        ("My shoe size is 42.", 1),
-        ("I'm scared of heights.", 1),
-        ("My brother quit the trade and he's retraining as a teacher, good for him.", 40),
-    ]
-    probe = "What does my brother do?"
-    learned = await _ranked_texts(tmp_path, clock, OrderingConfig(), "learned", said, probe)
-    kept = await _ranked_texts(
-        tmp_path, clock, OrderingConfig(displaced_order=None), "kept", said, probe
-    )
-    assert learned[0].record.text == said[3][0]
-    assert learned[-1].record.text == said[0][0]
-    assert all(m.latest is None for m in learned)
-    assert [m.record.text for m in kept][:2] == [said[3][0], said[0][0]]
-
-
+@pytest.mark.parametrize("gap", [40, 365, 730])
 @pytest.mark.parametrize(
     ("before", "after", "probe"),
     [
@@ -1111,14 +1088,32 @@ async def test_an_earlier_answer_the_learned_model_reads_as_displaced_goes_last(
             "Named my new sourdough starter Gwen, it just felt right.",
             "What's my daughter called?",
         ),
+        # A stand-in while the usual one is away.
+        (
+            "My cleaner is Maria.",
+            "Maria is away so a woman called Sofia is cleaning for us this month.",
+            "Who's my cleaner?",
+        ),
+        (
+            "My personal trainer is Dave.",
+            "Dave's away so I'm training with Lucy this month.",
+            "Who's my personal trainer?",
+        ),
+        # A relative's second pet, for a question with room for both.
+        (
+            "My sister has a dog called Max.",
+            "My sister got a kitten called Luna.",
+            "What pets does my sister have?",
+        ),
     ],
 )
 async def test_the_learned_model_keeps_a_fact_a_later_look_alike_leaves_true(
-    tmp_path: Path, clock: FixedClock, before: str, after: str, probe: str
+    tmp_path: Path, clock: FixedClock, before: str, after: str, probe: str, gap: int
 ) -> None:
-    """Each later statement is recalled first (so the learned weighing of displaced answers
-    reads the pair) and leaves the earlier fact true: it stays above the unrelated ones."""
-    said = [(before, 1), ("My shoe size is 42.", 1), ("I'm scared of heights.", 1), (after, 40)]
+    """Each later statement leaves the earlier fact true, however long after it comes: the
+    fact stays above the unrelated ones, wherever the later one ranks."""
+    filler = ["My shoe size is 42.", "I'm scared of heights.", "I was born in a leap year."]
+    said = [(before, 1), *((text, 1) for text in filler), (after, gap)]
     ranked = await _ranked_texts(tmp_path, clock, OrderingConfig(), "kept", said, probe)
     texts = [m.record.text for m in ranked]
-    assert texts.index(before) < texts.index("My shoe size is 42.")
+    assert texts.index(before) < min(texts.index(text) for text in filler if text in texts)

@@ -59,6 +59,25 @@ class RivalModel(BaseModel):
         return 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
 
 
+def _newton(
+    x: np.ndarray, y: np.ndarray, counts: np.ndarray, l2: float, iterations: int
+) -> np.ndarray:
+    """The weights (intercept first) of an L2-regularised logistic regression."""
+    penalty = np.full(x.shape[1], l2)
+    penalty[0] = 0.0
+    beta = np.zeros(x.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        gradient = x.T @ (counts * (p - y)) + penalty * beta
+        hessian = (x * (counts * p * (1.0 - p))[:, None]).T @ x
+        hessian += np.diag(penalty) + 1e-9 * np.eye(len(beta))
+        step = np.linalg.solve(hessian, gradient)
+        beta -= step
+        if float(np.max(np.abs(step))) < 1e-8:
+            break
+    return beta
+
+
 def fit(
     rows: Sequence[Mapping[str, float]],
     labels: Sequence[int],
@@ -67,6 +86,7 @@ def fit(
     l2: float = 1.0,
     iterations: int = 50,
     weights: Sequence[float] | None = None,
+    signs: Mapping[str, int] | None = None,
     provenance: Mapping[str, object] | None = None,
 ) -> RivalModel:
     """Fits an L2-regularised logistic regression by Newton's method (deterministic).
@@ -79,6 +99,11 @@ def fit(
         iterations: Newton steps at most; it stops once the step is negligible.
         weights: How much each example counts (default 1 each): a mistake that would cost
             a true fact may count more than one that costs a rank.
+        signs: The direction a feature may push, where it is known before any data (+1:
+            only towards 1, -1: only towards 0): a reading of a passing moment must never
+            count for an update, however the examples happen to fall. A feature whose
+            fitted weight points the other way is left out (weight 0), the one pointing
+            furthest first, and the rest fitted again, until none does.
         provenance: Kept in the model, for whoever reads the file.
 
     Returns:
@@ -88,27 +113,27 @@ def fit(
         raise ValueError("fit needs one label per row, and at least one row")
     if weights is not None and (len(weights) != len(rows) or min(weights) <= 0):
         raise ValueError("fit needs one positive weight per row")
+    directions = dict(signs or {})
+    if set(directions) - set(features) or not set(directions.values()) <= {-1, 1}:
+        raise ValueError("signs must name fitted features, each +1 or -1")
     x = np.array([[1.0, *(row[name] for name in features)] for row in rows], dtype=np.float64)
     y = np.asarray(labels, dtype=np.float64)
     counts = np.ones(len(rows)) if weights is None else np.asarray(weights, dtype=np.float64)
-    penalty = np.full(x.shape[1], l2)
-    penalty[0] = 0.0
-    beta = np.zeros(x.shape[1])
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
-        gradient = x.T @ (counts * (p - y)) + penalty * beta
-        hessian = (
-            (x * (counts * p * (1.0 - p))[:, None]).T @ x
-            + np.diag(penalty)
-            + 1e-9 * np.eye(len(beta))
-        )
-        step = np.linalg.solve(hessian, gradient)
-        beta -= step
-        if float(np.max(np.abs(step))) < 1e-8:
+    kept = list(range(len(features)))
+    while True:
+        beta = _newton(x[:, [0, *(k + 1 for k in kept)]], y, counts, l2, iterations)
+        fitted = dict(zip(kept, beta[1:], strict=True))
+        against = {
+            k: -directions[features[k]] * w
+            for k, w in fitted.items()
+            if features[k] in directions and directions[features[k]] * w < 0
+        }
+        if not against:
             break
+        kept.remove(max(against, key=lambda k: (against[k], -k)))
     return RivalModel(
         features=tuple(features),
-        weights=tuple(round(float(w), 6) for w in beta[1:]),
+        weights=tuple(round(float(fitted.get(k, 0.0)), 6) for k in range(len(features))),
         intercept=round(float(beta[0]), 6),
         provenance=dict(provenance or {}),
     )

@@ -8,8 +8,8 @@ from adk_memory.retrieval import rival_model
 from adk_memory.retrieval.ordering import DISPLACED_FEATURES, RIVAL_FEATURES
 from bench.bench_updates import HELD_OUT, SPLITS, load_suite
 from bench.train_rival_model import (
-    KEPT_FACT_WEIGHT,
     TRAIN_SPLITS,
+    TRUE_FACT_WEIGHT,
     displaced_examples,
     recall_all,
     rival_examples,
@@ -32,7 +32,7 @@ async def test_updates_give_positive_pairs_and_every_row_has_every_feature(
     assert 0 < sum(rows.labels) < len(rows.labels)
 
 
-async def test_displacement_pairs_weigh_a_kept_fact_more_than_an_update(tmp_path: Path) -> None:
+async def test_displacement_pairs_weigh_a_true_fact_more_than_a_stale_one(tmp_path: Path) -> None:
     suite = load_suite("dev")
     by_id = {c.id: c for c in suite.cases}
     # An update the rules leave unmarked (the later value placed first, the earlier shown)
@@ -44,7 +44,7 @@ async def test_displacement_pairs_weigh_a_kept_fact_more_than_an_update(tmp_path
 
     assert all(set(row) == set(DISPLACED_FEATURES) for row in found.rows)
     assert 1 in found.labels
-    assert KEPT_FACT_WEIGHT in found.weights
+    assert TRUE_FACT_WEIGHT in found.weights
     assert all(w == 1.0 for w, label in zip(found.weights, found.labels, strict=True) if label)
 
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from adk_memory.model import Kind, Scope, ScoreBreakdown, ScoredMemory
-from adk_memory.retrieval.ordering import OrderingConfig, current_first
+from adk_memory.retrieval.ordering import DISPLACED_FEATURES, OrderingConfig, current_first
+from adk_memory.retrieval.rival_model import RivalModel
 from tests.helpers import T0, make_record
 
 SCOPE = Scope(app_name="a", user_id="u")
@@ -712,3 +713,65 @@ def test_a_later_answer_in_other_words_holds_instead_when_it_matches_the_query_b
     assert marks(0.3, 0.45) == [True, False]
     # Barely better, or worse: the words decide, and they name no therapist.
     assert marks(0.3, 0.35) == [None, None]
+
+
+def _always(verdict: bool) -> RivalModel:
+    """A displacement model that finds every pair it reads displaced (or none)."""
+    return RivalModel(
+        features=DISPLACED_FEATURES,
+        weights=(0.0,) * len(DISPLACED_FEATURES),
+        intercept=20.0 if verdict else -20.0,
+    )
+
+
+def _displaced_order(later_text: str, query: str, *, verdict: bool = True) -> list[str]:
+    """A later statement ranked first, the earlier answer second and an unrelated memory
+    third, ordered with a displacement model that says `verdict` of every pair it reads
+    (no rule sends anything last and the rival model is off, so only the displacement stage
+    can)."""
+    later = scored(later_text, 0.9, 40)
+    earlier = scored("My personal trainer is Dave.", 0.8, 1)
+    other = scored("My shoe size is 42.", 0.3, 2)
+    vectors = np.stack([unit(1, 0.3, 0), unit(1, 0, 0), unit(0, 0, 1)])
+    config = OrderingConfig(
+        displaced_last=False,
+        as_good_answer_last=False,
+        new_answer_last=False,
+        corrected_last=False,
+        rival_order=None,
+    )
+    ordered = current_first(
+        [later, earlier, other], vectors, config, query=query, displacement=_always(verdict)
+    )
+    return [m.record.text for m in ordered]
+
+
+def test_an_answer_the_displacement_model_finds_displaced_goes_last_unmarked() -> None:
+    later = "I train with Lucy now."
+    query = "Who's my personal trainer?"
+    assert _displaced_order(later, query) == [
+        later,
+        "My shoe size is 42.",
+        "My personal trainer is Dave.",
+    ]
+    # Nothing moves when the model finds nothing displaced.
+    assert _displaced_order(later, query, verdict=False) == [
+        later,
+        "My personal trainer is Dave.",
+        "My shoe size is 42.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("later", "query"),
+    [
+        # A question with room for more than one answer.
+        ("I train with Lucy now.", "Who are my personal trainers?"),
+        # A passing moment.
+        ("Dave's away so I'm training with Lucy this week.", "Who's my personal trainer?"),
+        # Someone else's news.
+        ("My sister trains with Lucy now.", "Who's my personal trainer?"),
+    ],
+)
+def test_the_displacement_model_never_reads_what_cannot_displace(later: str, query: str) -> None:
+    assert _displaced_order(later, query)[1] == "My personal trainer is Dave."

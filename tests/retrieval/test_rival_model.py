@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from adk_memory.retrieval import rival_model
-from adk_memory.retrieval.ordering import DISPLACED_FEATURES, RIVAL_FEATURES
+from adk_memory.retrieval.ordering import DISPLACED_FEATURES, DISPLACED_SIGNS, RIVAL_FEATURES
 from adk_memory.retrieval.rival_model import RivalModel, fit
 
 
@@ -80,3 +80,31 @@ def test_the_bundled_displacement_model_reads_what_ordering_computes() -> None:
     assert model.features == DISPLACED_FEATURES
     splits = set(model.provenance["splits"])  # type: ignore[arg-type]
     assert splits and not splits & {"heldout", "blind", "heldout3"}
+
+
+def test_a_signed_feature_never_pushes_against_its_direction() -> None:
+    # In these examples "passing" happens to come with the label 1 more often; a passing
+    # moment must still never count for it.
+    rows = [
+        {"signal": 1.0, "passing": 1.0},
+        {"signal": 1.0, "passing": 1.0},
+        {"signal": 1.0, "passing": 0.0},
+        {"signal": 0.0, "passing": 1.0},
+        {"signal": 0.0, "passing": 0.0},
+        {"signal": 0.0, "passing": 0.0},
+    ]
+    labels = [1, 1, 0, 1, 0, 0]
+    free = fit(rows, labels, features=("signal", "passing"), l2=0.1)
+    assert free.weights[1] > 0
+    signed = fit(rows, labels, features=("signal", "passing"), l2=0.1, signs={"passing": -1})
+    assert signed.weights[1] == 0.0 and signed.weights[0] > 0
+    with pytest.raises(ValueError, match="signs must name fitted features"):
+        fit(rows, labels, features=("signal",), signs={"passing": -1})
+    with pytest.raises(ValueError, match="each \\+1 or -1"):
+        fit(rows, labels, features=("signal",), signs={"signal": 2})
+
+
+def test_the_bundled_displacement_model_keeps_every_stated_direction() -> None:
+    model = rival_model.bundled(rival_model.DISPLACED_FILE)
+    weights = dict(zip(model.features, model.weights, strict=True))
+    assert all(weights[name] * sign >= 0 for name, sign in DISPLACED_SIGNS.items())

@@ -51,11 +51,12 @@ orders what the rules left apart: a later answer the model finds likely to hold 
 earlier one moves up to just before it, unmarked. The rules' look-alike readings stay vetoes
 it cannot outweigh (`rivals.PairReadings.may_be_rivals`), and it only reorders: it never
 marks, never sends a memory last, never supersedes. Last, a second learned weighing
-(`OrderingConfig.displaced_order`) reads each pair the order now puts later first, the
-look-alike readings now features rather than vetoes, and sends an earlier answer it finds
-likely displaced after every other recalled memory: unmarked, still returned. It is fitted
-with a look-alike or compatible fact it would send away counting five times an update it
-would miss.
+(`OrderingConfig.displaced_order`) reads each pair the order now puts later first, for a query
+that asks for one value, the look-alike readings now features rather than vetoes, each
+allowed to push only its known way (`DISPLACED_SIGNS`), and sends an earlier answer it finds
+likely displaced after every other recalled memory: unmarked, still returned. It never reads
+a passing moment ("Dave's away so I'm training with Lucy this month"), and it is fitted with
+a true fact it would send away counting five times a stale value it would leave.
 
 The memory block shows every memory's date and these marks, so the agent's model can tell
 which one holds now. Pure functions: no I/O.
@@ -73,6 +74,7 @@ from adk_memory.retrieval.ordering.order import current_first
 from adk_memory.retrieval.ordering.reading import Reading
 from adk_memory.retrieval.ordering.rivals import (
     DISPLACED_FEATURES,
+    DISPLACED_SIGNS,
     RIVAL_FEATURES,
     PairReadings,
     RivalPair,
@@ -82,6 +84,7 @@ from adk_memory.retrieval.ordering.rivals import (
 
 __all__ = [
     "DISPLACED_FEATURES",
+    "DISPLACED_SIGNS",
     "RIVAL_FEATURES",
     "Evidence",
     "Group",

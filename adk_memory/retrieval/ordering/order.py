@@ -1,5 +1,6 @@
 """`current_first`: each same-question group ordered newest statement first, marked where the
-evidence says the newest replaced the others, then the learned weighing of rivals."""
+evidence says the newest replaced the others; then the learned weighings of rival and of
+displaced answers."""
 
 from __future__ import annotations
 
@@ -42,14 +43,14 @@ def current_first(
     query: str = "",
     grouping: Grouping | None = None,
     rivals: RivalModel | None = None,
-    displaced: RivalModel | None = None,
+    displacement: RivalModel | None = None,
 ) -> list[ScoredMemory]:
     """`ranked` with each same-question group ordered newest statement first; marked latest
     and earlier where the evidence says the newest replaced the others. `settled`: ids of
     memories that already superseded another. `grouping`: what `group_same_question`
     returned for the same recall, when the caller has it: its reading is used again, and its
     groups too unless `settled` differs from what they were formed with. `rivals` and
-    `displaced`: the learned weighings (default: the bundled ones; the trainer passes its own).
+    `displacement`: the learned weighings (default: the bundled ones; the trainer passes its own).
 
     A group is reordered within the ranks its members hold, so no memory outside it moves:
     "My laptop is a ThinkPad X1" at rank 1 and "Work issued me a MacBook Pro" at rank 4 swap
@@ -113,7 +114,7 @@ def current_first(
         found = rival_pairs_of(pairs)
         ordered = weigh_rivals(ordered, found, ranked, config.rival_order, model)
     if config.displaced_order is not None:
-        model = displaced or rival_model.bundled(rival_model.DISPLACED_FILE)
+        model = displacement or rival_model.bundled(rival_model.DISPLACED_FILE)
         found = displaced_pairs_of(pairs, ordered)
         ordered = send_displaced_last(ordered, found, ranked, config.displaced_order, model)
     return ordered

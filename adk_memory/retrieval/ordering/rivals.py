@@ -1,8 +1,14 @@
-"""The learned weighing of rival answers: which pairs it reads, what it reads of them
-(`RIVAL_FEATURES`), and how its verdicts move a later answer before an earlier one.
+"""The learned weighings of rival answers: which pairs each reads, what it reads of them,
+and what its verdicts do.
 
-The weights come from `rival_model` (fitted by `bench/train_rival_model.py`); the rules'
-look-alike readings stay vetoes it cannot outweigh (`PairReadings.may_be_rivals`).
+- The rival model (`RIVAL_FEATURES`) moves a later answer it finds likely to hold instead
+  of an earlier one up to just before it (`weigh_rivals`); the rules' look-alike readings
+  stay vetoes it cannot outweigh (`PairReadings.may_be_rivals`).
+- The displacement model (`DISPLACED_FEATURES`, `DISPLACED_SIGNS`) reads the pairs the
+  order then puts later first, those readings as features, and sends an earlier answer it
+  finds likely displaced after every other recalled memory (`send_displaced_last`).
+
+The weights come from `rival_model` (fitted by `bench/train_rival_model.py`).
 """
 
 from __future__ import annotations
@@ -222,21 +228,79 @@ def _about_someone_else(reading: Reading, n: int, o: int) -> bool:
 #: adds a value beside the earlier; it is a passing moment, a maybe, one more of its kind
 #: (`may_stand_in`); it is someone else's thing or news. Each vetoes the rival model; the
 #: displacement model reads them as features (`DISPLACED_FEATURES`).
-_VETOES: tuple[tuple[str, Callable[[Reading, int, int], bool]], ...] = (
-    ("veto_ends_one_item", _ends_one_item),
-    ("veto_names_no_answer", _names_no_answer),
-    ("veto_earlier_value_again", _earlier_value_again),
-    ("veto_adds", _adds),
-    ("veto_cannot_stand_in", _cannot_stand_in),
-    ("veto_about_someone_else", _about_someone_else),
+_VETOES: Mapping[str, Callable[[Reading, int, int], bool]] = {
+    "veto_ends_one_item": _ends_one_item,
+    "veto_names_no_answer": _names_no_answer,
+    "veto_earlier_value_again": _earlier_value_again,
+    "veto_adds": _adds,
+    "veto_cannot_stand_in": _cannot_stand_in,
+    "veto_about_someone_else": _about_someone_else,
+}
+
+#: Look-alike readings that keep the learned weighing of displaced answers from reading a
+#: pair at all, as they keep the rival model: someone else's news never sends the speaker's
+#: own fact away ("My flatmate just moved to Leeds" beside "I rent a flat in Manchester").
+_DISPLACEMENT_GATES = frozenset({"veto_about_someone_else"})
+
+#: Rival features the learned weighing of displaced answers does not read. How many days lie
+#: between the two statements, and whether the earlier is about someone else, describe how
+#: the dev splits were written (their updates have longer gaps and more relatives than their
+#: look-alikes), not what displaces a fact: read, they sent a relative's second pet and a
+#: two-year-old fact beside a passing stand-in out of sight. The earlier one always answers
+#: the query here (`displaced_pairs_of`).
+_NOT_READ_FOR_DISPLACEMENT = frozenset(
+    {"log_days_between", "earlier_someone_else", "earlier_answers"}
 )
 
 #: What the learned weighing of displaced answers reads of a pair (later, earlier) that the
-#: ordering already placed later first: the rival features, and each look-alike reading
-#: (`_VETOES`) as a feature rather than a veto. An update in chat often trips one ("I
-#: started eating fish again, so pescatarian I guess" names no capitalised value), and how
-#: much each says against an update is what the model learns.
-DISPLACED_FEATURES: tuple[str, ...] = RIVAL_FEATURES + tuple(name for name, _ in _VETOES)
+#: ordering already placed later first: the rival features it can trust, and each look-alike
+#: reading (`_VETOES`) as a feature rather than a veto. An update in chat often trips one
+#: ("I started eating fish again, so pescatarian I guess" names no capitalised value), and
+#: how much each says against an update is what the model learns.
+DISPLACED_FEATURES: tuple[str, ...] = tuple(
+    name for name in RIVAL_FEATURES if name not in _NOT_READ_FOR_DISPLACEMENT
+) + tuple(name for name in _VETOES if name not in _DISPLACEMENT_GATES)
+
+#: The direction each reading may push the learned weighing of displaced answers, known
+#: before any example (`rival_model.fit`'s `signs`): a look-alike reading (a passing moment,
+#: a maybe, an addition, a plan, one more of its kind, someone else's news, more about the
+#: earlier value) only ever counts against displacement, a reading of change, newness, an
+#: end or a correction only for it. Fitted freely, "on holiday this week" counted for it,
+#: because the dev splits' updates happen to say "this week" more than their look-alikes.
+DISPLACED_SIGNS: Mapping[str, int] = {
+    **dict.fromkeys((name for name in _VETOES if name not in _DISPLACEMENT_GATES), -1),
+    **dict.fromkeys(
+        (
+            "later_temporary",
+            "later_hypothetical",
+            "later_additive",
+            "later_planned",
+            "later_one_off_past",
+            "later_lasting_event",
+            "later_reported",
+            "later_someone_else",
+            "later_another_of_its_kind",
+            "later_names_earlier_value",
+            "earlier_past",
+        ),
+        -1,
+    ),
+    **dict.fromkeys(
+        (
+            "later_change_worded",
+            "later_said_as_new",
+            "later_lasting_change",
+            "later_begins_lasting",
+            "later_ends_earlier",
+            "later_corrects",
+            "later_reads_current",
+            "later_names_new_value",
+            "values_of_one_kind",
+            "earlier_present_state",
+        ),
+        1,
+    ),
+}
 
 
 class PairReadings:
@@ -263,18 +327,20 @@ class PairReadings:
         return found
 
     def related(self, n: int, o: int) -> bool:
+        """Whether the two are about the same thing at all (`OrderingConfig.rival_cosine`)."""
         return self.reading.cosine(n, o) >= self.config.rival_cosine
 
     def vetoed(self, name: str, n: int, o: int) -> bool:
+        """Whether the look-alike reading `name` (of `_VETOES`) holds of the pair."""
         key = (name, n, o)
         if key not in self._vetoes:
-            self._vetoes[key] = _VETO_CHECKS[name](self.reading, n, o)
+            self._vetoes[key] = _VETOES[name](self.reading, n, o)
         return self._vetoes[key]
 
     def may_be_rivals(self, n: int, o: int) -> bool:
         """Whether the rival model may weigh a later statement against an earlier one: the
         two are related and no look-alike reading (`_VETOES`) holds."""
-        return self.related(n, o) and not any(self.vetoed(name, n, o) for name, _ in _VETOES)
+        return self.related(n, o) and not any(self.vetoed(name, n, o) for name in _VETOES)
 
     def features(self, n: int, o: int) -> dict[str, float]:
         """`RIVAL_FEATURES` of the pair."""
@@ -287,18 +353,31 @@ class PairReadings:
 
     def displaced_features(self, n: int, o: int) -> dict[str, float]:
         """`DISPLACED_FEATURES` of the pair."""
-        looks = {name: float(self.vetoed(name, n, o)) for name, _ in _VETOES}
-        return {**self.features(n, o), **looks}
+        read = {k: v for k, v in self.features(n, o).items() if k in _DISPLACED}
+        return read | {
+            name: float(self.vetoed(name, n, o)) for name in _VETOES if name in _DISPLACED
+        }
 
 
-_VETO_CHECKS = dict(_VETOES)
+_DISPLACED = frozenset(DISPLACED_FEATURES)
+
+
+def passing(reading: Reading, n: int) -> bool:
+    """Whether a statement tells of a passing moment and no change ("Dave's away so I'm
+    training with Lucy this month", "the gym was shut so I swam at Ponds Forge"): whatever
+    it resembles, the lasting answer beside it still holds. "I moved to Leeds this week"
+    is a change, however recent."""
+    return reading.temporary[n] and not (reading.change_worded[n] or reading.says_change[n])
 
 
 def displaced_pairs_of(pairs: PairReadings, ordered: Sequence[ScoredMemory]) -> list[RivalPair]:
     """The candidate pairs whose later memory `ordered` places before the earlier, with
-    `DISPLACED_FEATURES`: only where the earlier one answers the query (a later statement
-    displaces only an answer) and the two are related at all, and not where the rules marked
-    the later one earlier or the earlier one latest (their evidence says otherwise)."""
+    `DISPLACED_FEATURES`: only where the query asks for one value (`question.asks_for_one`:
+    "What pets does my sister have?" has room for a kitten beside the dog), the earlier
+    memory answers it (a later statement displaces only an answer) and the two are related;
+    not from a passing moment (`passing`) nor someone else's news (`_DISPLACEMENT_GATES`);
+    and not where the rules marked the later one earlier or the earlier one latest (their
+    evidence says otherwise)."""
     at = {m.record.id: m for m in ordered}
     rank = {m.record.id: place for place, m in enumerate(ordered)}
     ids = [m.record.id for m in pairs.reading.ranked]
@@ -306,11 +385,14 @@ def displaced_pairs_of(pairs: PairReadings, ordered: Sequence[ScoredMemory]) -> 
     for n, o in pairs.candidates():
         later, earlier = at[ids[n]], at[ids[o]]
         if (
-            not pairs.reading.answers[o]
+            not pairs.reading.asks_for_one
+            or passing(pairs.reading, n)
+            or not pairs.reading.answers[o]
             or rank[ids[n]] > rank[ids[o]]
             or later.latest is False
             or earlier.latest is True
             or not pairs.related(n, o)
+            or any(pairs.vetoed(name, n, o) for name in _DISPLACEMENT_GATES)
         ):
             continue
         found.append(RivalPair(earlier=o, later=n, features=pairs.displaced_features(n, o)))

@@ -101,10 +101,20 @@ def test_an_occasion_bounds_a_stay_to_a_passing_moment() -> None:
         "Signed up for the Disney free trial to watch one show.",
         "Test drove a Tesla Model 3 just for fun.",
         "They gave me a courtesy car.",
+        # The usual one away or unavailable, so another for now.
+        "Maria is away so a woman called Sofia is cleaning for us this month.",
+        "Dave's away, so I'm training with Lucy.",
+        "Jo was fully booked so I got my hair cut at Supercuts.",
+        "Our childminder is off sick, my mum has the kids.",
     ],
 )
 def test_a_stand_in_or_a_trial_is_temporary(text: str) -> None:
     assert cues(text).temporary
+
+
+def test_being_away_for_good_is_no_stand_in() -> None:
+    assert not cues("My brother is away at university in Leeds.").temporary
+    assert not cues("Maria moved away so we found a new cleaner, Sofia.").temporary
 
 
 @pytest.mark.parametrize(
