@@ -88,7 +88,8 @@ class OrderingConfig(BaseModel):
     #: The learned weighing of displaced answers (`rival_model.DISPLACED_FILE`): an earlier
     #: answer (not marked latest by the rules) that the model finds at least this likely to
     #: be displaced by a later answer already placed before it goes after every other
-    #: recalled memory, unmarked. None keeps it where it is.
+    #: recalled memory, unmarked (`rivals.displaced_pairs_of` says which pairs it reads).
+    #: None keeps it where it is.
     displaced_order: float | None = Field(default=0.5, ge=0.0, le=1.0)
     #: Off turns the grouping off (pure score order).
     enabled: bool = True
