@@ -1117,3 +1117,18 @@ async def test_the_learned_model_keeps_a_fact_a_later_look_alike_leaves_true(
     ranked = await _ranked_texts(tmp_path, clock, OrderingConfig(), "kept", said, probe)
     texts = [m.record.text for m in ranked]
     assert texts.index(before) < min(texts.index(text) for text in filler if text in texts)
+
+
+async def test_a_stand_in_said_to_be_for_good_is_the_current_answer(
+    tmp_path: Path, clock: FixedClock
+) -> None:
+    """ "On leave, so …" reads as a passing stand-in unless the sentence says it is for good."""
+    said = [
+        ("My dentist is Dr Patel.", 1),
+        ("My shoe size is 42.", 1),
+        ("Dr Patel's on leave, so I've switched to Dr Khan permanently.", 40),
+    ]
+    ranked = await _ranked_texts(
+        tmp_path, clock, OrderingConfig(), "for-good", said, "Who's my dentist?"
+    )
+    assert ranked[0].record.text == said[2][0]

@@ -32,9 +32,10 @@ _TEMPORARY = LazyPattern(
     # The usual one out for a day, so another instead: "The gym was shut so I swam at
     # Ponds Forge instead", "Buses were on strike", "Maria is away so Sofia is cleaning for
     # us", "Jo was fully booked so I went to Supercuts".
-    r"(?:was|were|is|are|'s) (?:shut|closed|cancelled|full|fully booked|booked up|"
-    r"out of order|on strike|off sick|unwell)|"
-    r"(?:was|were|is|are|'s) (?:away|ill|on leave),? so\b|"
+    r"(?:was|were|is|are) (?:shut|closed|cancelled|full(?!-)|booked up|out of order|"
+    r"on strike)|"
+    r"(?:was|were|is|are|'s) (?:away|off sick|on leave|fully booked),? so\b"
+    r"(?![^.]*\b(?:permanently|for good|long[- ]term|from now on|for the foreseeable)\b)|"
     r"on strike|half the (?:week|time)|during term|in term time|"
     # A trip in another car, or a one-off in place of the usual: "Driving a Fiat Tipo around
     # Sicily", "so I did a class at Fitness First instead".

@@ -243,13 +243,14 @@ _VETOES: Mapping[str, Callable[[Reading, int, int], bool]] = {
 _DISPLACEMENT_GATES = frozenset({"veto_about_someone_else"})
 
 #: Rival features the learned weighing of displaced answers does not read. How many days lie
-#: between the two statements, and whether the earlier is about someone else, describe how
-#: the dev splits were written (their updates have longer gaps and more relatives than their
-#: look-alikes), not what displaces a fact: read, they sent a relative's second pet and a
-#: two-year-old fact beside a passing stand-in out of sight. The earlier one always answers
-#: the query here (`displaced_pairs_of`).
+#: between the two statements, whether the earlier is about someone else and whether the
+#: extractor filed both under one subject describe how the dev splits were written (their
+#: updates have longer gaps and more relatives than their look-alikes), not what displaces a
+#: fact: read, they sent a relative's second pet and a two-year-old fact beside a passing
+#: stand-in out of sight. The earlier one always answers the query here, and the query always
+#: asks for one value (`displaced_pairs_of`).
 _NOT_READ_FOR_DISPLACEMENT = frozenset(
-    {"log_days_between", "earlier_someone_else", "earlier_answers"}
+    {"log_days_between", "earlier_someone_else", "same_subject", "earlier_answers", "asks_for_one"}
 )
 
 #: What the learned weighing of displaced answers reads of a pair (later, earlier) that the

@@ -105,16 +105,28 @@ def test_an_occasion_bounds_a_stay_to_a_passing_moment() -> None:
         "Maria is away so a woman called Sofia is cleaning for us this month.",
         "Dave's away, so I'm training with Lucy.",
         "Jo was fully booked so I got my hair cut at Supercuts.",
-        "Our childminder is off sick, my mum has the kids.",
+        "Our childminder is off sick, so my mum has the kids.",
     ],
 )
 def test_a_stand_in_or_a_trial_is_temporary(text: str) -> None:
     assert cues(text).temporary
 
 
-def test_being_away_for_good_is_no_stand_in() -> None:
-    assert not cues("My brother is away at university in Leeds.").temporary
-    assert not cues("Maria moved away so we found a new cleaner, Sofia.").temporary
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My brother is away at university in Leeds.",
+        "Maria moved away so we found a new cleaner, Sofia.",
+        "Dr Patel's on leave, so I've switched to Dr Khan permanently.",
+        "My dentist is off sick long-term, so I've moved to a new practice.",
+        "The gym's closed down so I switched to PureGym.",
+        "My job's full-time now.",
+        "I work full-time at Tesco.",
+        "Mum is unwell so we moved to Bristol to be near her.",
+    ],
+)
+def test_a_lasting_change_or_state_is_no_stand_in(text: str) -> None:
+    assert not cues(text).temporary
 
 
 @pytest.mark.parametrize(
