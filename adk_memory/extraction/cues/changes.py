@@ -231,6 +231,7 @@ def _moves_to_value(text: str) -> bool:
     return match is not None and match.group(0).split()[0].lower() not in _EVENT_VERBS
 
 
+@remembered
 def ends(text: str, state: str) -> bool:
     """Whether `text` says that what `state` names is gone, naming it ("Sold the Vespa" for
     "I ride a Vespa to work"; "Cancelled Spotify" for "I listen to music on Spotify"), and

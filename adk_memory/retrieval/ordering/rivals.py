@@ -13,6 +13,7 @@ The weights come from `rival_model` (fitted by `bench/train_rival_model.py`).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -183,7 +184,7 @@ def rival_pairs_of(pairs: PairReadings) -> list[RivalPair]:
     """The candidate pairs (`Reading.pairs`) whose later statement may stand in for the
     earlier at all, with the features of each (`PairReadings.may_be_rivals`)."""
     found = []
-    for n, o in pairs.candidates():
+    for n, o in pairs.candidates:
         if pairs.may_be_rivals(n, o):
             found.append(RivalPair(earlier=o, later=n, features=pairs.features(n, o)))
     return found
@@ -242,6 +243,11 @@ _VETOES: Mapping[str, Callable[[Reading, int, int], bool]] = {
 #: own fact away ("My flatmate just moved to Leeds" beside "I rent a flat in Manchester").
 _DISPLACEMENT_GATES = frozenset({"veto_about_someone_else"})
 
+#: The look-alike readings the learned weighing of displaced answers reads as features.
+_READ_LOOK_ALIKES: tuple[str, ...] = tuple(
+    name for name in _VETOES if name not in _DISPLACEMENT_GATES
+)
+
 #: Rival features the learned weighing of displaced answers does not read. How many days lie
 #: between the two statements, whether the earlier is about someone else and whether the
 #: extractor filed both under one subject describe how the dev splits were written (their
@@ -258,9 +264,11 @@ _NOT_READ_FOR_DISPLACEMENT = frozenset(
 #: reading (`_VETOES`) as a feature rather than a veto. An update in chat often trips one
 #: ("I started eating fish again, so pescatarian I guess" names no capitalised value), and
 #: how much each says against an update is what the model learns.
-DISPLACED_FEATURES: tuple[str, ...] = tuple(
-    name for name in RIVAL_FEATURES if name not in _NOT_READ_FOR_DISPLACEMENT
-) + tuple(name for name in _VETOES if name not in _DISPLACEMENT_GATES)
+DISPLACED_FEATURES: tuple[str, ...] = (
+    tuple(name for name in RIVAL_FEATURES if name not in _NOT_READ_FOR_DISPLACEMENT)
+    + _READ_LOOK_ALIKES
+)
+_DISPLACED = frozenset(DISPLACED_FEATURES)
 
 #: The direction each reading may push the learned weighing of displaced answers, known
 #: before any example (`rival_model.fit`'s `signs`): a look-alike reading (a passing moment,
@@ -269,7 +277,7 @@ DISPLACED_FEATURES: tuple[str, ...] = tuple(
 #: end or a correction only for it. Fitted freely, "on holiday this week" counted for it,
 #: because the dev splits' updates happen to say "this week" more than their look-alikes.
 DISPLACED_SIGNS: Mapping[str, int] = {
-    **dict.fromkeys((name for name in _VETOES if name not in _DISPLACEMENT_GATES), -1),
+    **dict.fromkeys(_READ_LOOK_ALIKES, -1),
     **dict.fromkeys(
         (
             "later_temporary",
@@ -316,9 +324,10 @@ class PairReadings:
         self._features: dict[tuple[int, int], dict[str, float]] = {}
         self._vetoes: dict[tuple[str, int, int], bool] = {}
 
+    @functools.cached_property
     def candidates(self) -> list[tuple[int, int]]:
         """Each candidate pair (`Reading.pairs`) as (later, earlier), but two clauses of one
-        message (said at once, in no order)."""
+        message (said at once, in no order); found once, read by both weighings."""
         reading = self.reading
         found = []
         for i, j in reading.pairs():
@@ -355,12 +364,7 @@ class PairReadings:
     def displaced_features(self, n: int, o: int) -> dict[str, float]:
         """`DISPLACED_FEATURES` of the pair."""
         read = {k: v for k, v in self.features(n, o).items() if k in _DISPLACED}
-        return read | {
-            name: float(self.vetoed(name, n, o)) for name in _VETOES if name in _DISPLACED
-        }
-
-
-_DISPLACED = frozenset(DISPLACED_FEATURES)
+        return read | {name: float(self.vetoed(name, n, o)) for name in _READ_LOOK_ALIKES}
 
 
 def passing(reading: Reading, n: int) -> bool:
@@ -379,15 +383,16 @@ def displaced_pairs_of(pairs: PairReadings, ordered: Sequence[ScoredMemory]) -> 
     not from a passing moment (`passing`) nor someone else's news (`_DISPLACEMENT_GATES`);
     and not where the rules marked the later one earlier or the earlier one latest (their
     evidence says otherwise)."""
+    if not pairs.reading.asks_for_one:
+        return []
     at = {m.record.id: m for m in ordered}
     rank = {m.record.id: place for place, m in enumerate(ordered)}
     ids = [m.record.id for m in pairs.reading.ranked]
     found = []
-    for n, o in pairs.candidates():
+    for n, o in pairs.candidates:
         later, earlier = at[ids[n]], at[ids[o]]
         if (
-            not pairs.reading.asks_for_one
-            or passing(pairs.reading, n)
+            passing(pairs.reading, n)
             or not pairs.reading.answers[o]
             or rank[ids[n]] > rank[ids[o]]
             or later.latest is False
