@@ -68,6 +68,9 @@ class EngineConfig(BaseModel):
     #: Match queries against the sources of consolidation summaries too and answer with the
     #: (active) summary: a summary's own embedding blurs the details it stands for.
     recall_through_summaries: bool = True
+    #: Match queries against superseded memories too and answer with the memory that replaced
+    #: them: the new value answers the question the old one did, however it is worded.
+    recall_through_replacements: bool = True
 
 
 class MemoryEngine:
@@ -115,6 +118,7 @@ class MemoryEngine:
             scoring=self.config.scoring,
             ordering=self.config.ordering,
             through_summaries=self.config.recall_through_summaries,
+            through_replacements=self.config.recall_through_replacements,
         )
 
     # -- writing ----------------------------------------------------------------------------

@@ -337,6 +337,10 @@ class ScoreBreakdown(BaseModel):
     decay: float
     confidence: float
     age_days: float
+    #: The retired memory whose match this one inherited, when it did: an archived source of
+    #: this summary, or a memory this one superseded (it answers what that one answered).
+    #: `similarity`, `cosine` and `lexical` are then that memory's.
+    matched_via: str | None = None
 
 
 class ScoredMemory(BaseModel):

@@ -118,6 +118,9 @@ def to_memory_entry(memory: ScoredMemory) -> MemoryEntry:
             "decay": b.decay,
             "confidence": b.confidence,
             "age_days": b.age_days,
+            # The retired memory (a summary's source, a memory this one replaced) whose
+            # match this one inherited; absent when it matched on its own.
+            **({} if b.matched_via is None else {"matched_via": b.matched_via}),
             "kind": record.kind.value,
             "status": record.status.value,
             "subject": record.subject,

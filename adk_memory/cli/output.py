@@ -87,6 +87,9 @@ def recalled_json(memory: ScoredMemory) -> dict[str, Any]:
         "valid_at": r.valid_at.isoformat(),
         "stated_at": r.stated_at.isoformat(),
         "latest": memory.latest,
+        # The retired memory (a summary's source, a memory this one replaced) whose match
+        # this one inherited, or None.
+        "matched_via": b.matched_via,
         "status": r.status.value,
         "source": {"session_id": r.source.session_id, "event_ids": list(r.source.event_ids)},
     }
@@ -143,6 +146,11 @@ def print_records(title: str, records: Sequence[MemoryRecord], *, empty: str) ->
 _LATEST_MARK = {True: " latest", False: " earlier", None: ""}
 
 
+def _via(matched_via: str | None) -> str:
+    """Why a memory matched words it does not say: the retired memory it stands for."""
+    return "" if matched_via is None else f"  (matched via {short_id(matched_via)})"
+
+
 def print_recall(query: str, ranked: Sequence[ScoredMemory], *, out: Console | None = None) -> None:
     """The ranked memories of one query with their score breakdown, or a line saying none."""
     target = out or console()
@@ -162,6 +170,6 @@ def print_recall(query: str, ranked: Sequence[ScoredMemory], *, out: Console | N
             f"{b.decay:.3f}",
             f"{b.confidence:.2f}",
             m.record.valid_at.date().isoformat() + _LATEST_MARK[m.latest],
-            safe(m.record.text),
+            safe(m.record.text) + _via(b.matched_via),
         )
     target.print(rows)

@@ -385,6 +385,18 @@ def _mark(memory: ScoredMemory) -> str:
     )
 
 
+def _via(links: Links, scope: Scope, matched_via: str | None) -> str:
+    """A link to the retired memory (a summary's source, a memory this one replaced) whose
+    match a recalled memory inherited."""
+    if matched_via is None:
+        return ""
+    return (
+        f' · <span class="via" title="matched through a memory this one replaced or '
+        f'summarises">matched via <a href="{esc(links.memory(matched_via, scope))}">'
+        f"{esc(short(matched_via))}</a></span>"
+    )
+
+
 def recall_page(
     links: Links,
     scope: Scope,
@@ -417,7 +429,8 @@ def recall_page(
                 f'#{rank}</span> <a href="{esc(links.memory(m.record.id, scope))}">'
                 f"{esc(m.record.text)}</a></div>"
                 f'<div class="score">score <b>{b.score:.4f}</b> · cosine {b.cosine:.3f} · age '
-                f"{b.age_days:.0f} days · {esc(m.record.kind.value)}{_mark(m)}</div>"
+                f"{b.age_days:.0f} days · {esc(m.record.kind.value)}{_mark(m)}"
+                f"{_via(links, scope, b.matched_via)}</div>"
                 f'<div class="components">{bars}</div></li>'
             )
         ranked = (

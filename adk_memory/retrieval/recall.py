@@ -1,8 +1,11 @@
 """The read path: query → embedding → over-fetched store candidates → decay rerank → current
 values first → top-k.
 
-Archived sources of a consolidation summary still match (a summary's own embedding blurs the
-details it stands for) and are answered with their active summary. A query that names the
+A memory that history retired still matches, and is answered with the active memory that took
+its place: an archived source of a consolidation summary with that summary (a summary's own
+embedding blurs the details it stands for), a superseded memory with the memory that replaced it
+(the new value answers the question the old one answered, however differently it is worded:
+"I keep my notes in Evernote" → "migrated everything over to Obsidian"). A query that names the
 user ("What is Sam allergic to?") is phrased the way facts about the user are stored.
 """
 
@@ -17,6 +20,7 @@ from datetime import datetime
 import numpy as np
 
 from adk_memory.embedding.base import Embedder
+from adk_memory.extraction.cues import ends
 from adk_memory.model import MemoryRecord, Scope, ScoredMemory, Status
 from adk_memory.retrieval.ordering import (
     OrderingConfig,
@@ -32,8 +36,8 @@ VECTOR_CACHE_SIZE = 20_000
 #: Characters of a recalled text embedded to tell whether two memories say the same thing: a
 #: statement's gist is in its first sentences, and the cost stays bounded for long excerpts.
 ORDERING_TEXT_CHARS = 300
-#: Summary links followed from an archived source to its active summary, at most.
-MAX_SUMMARY_HOPS = 8
+#: Links followed from a retired memory to the active one that took its place, at most.
+MAX_SUCCESSOR_HOPS = 8
 
 
 def as_user_query(query: str, names: Sequence[str]) -> str:
@@ -95,6 +99,8 @@ class Retriever:
         scoring: The reranker's settings.
         ordering: When recalled memories answer the same question.
         through_summaries: Match archived sources of summaries and answer with the summary.
+        through_replacements: Match superseded memories and answer with the memory that
+            replaced them.
     """
 
     def __init__(
@@ -105,12 +111,14 @@ class Retriever:
         scoring: ScoringConfig,
         ordering: OrderingConfig,
         through_summaries: bool = True,
+        through_replacements: bool = True,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.scoring = scoring
         self.ordering = ordering
         self.through_summaries = through_summaries
+        self.through_replacements = through_replacements
         self._names: dict[Scope, list[str]] = {}
         self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 
@@ -131,13 +139,17 @@ class Retriever:
         texts = [without_question_frame(as_user_query(text, names)) for text in texts]
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.scoring.overfetch, self.store.max_search_k)
-        statuses = (Status.ACTIVE, Status.ARCHIVED) if self.through_summaries else (Status.ACTIVE,)
+        statuses = (
+            Status.ACTIVE,
+            *((Status.ARCHIVED,) if self.through_summaries else ()),
+            *((Status.SUPERSEDED,) if self.through_replacements else ()),
+        )
         results: list[list[ScoredMemory]] = []
         for text, vector in zip(texts, vectors, strict=True):
             hits = await self.store.search(
                 scope, vector=vector, query=text, k=fetch, statuses=statuses
             )
-            hits = await self._lift_to_summaries(scope, hits)
+            hits = await self._lift_to_current(scope, hits)
             stored = {h.record.id: h.vector for h in hits if h.vector is not None}
             ranked = rerank(hits, now=now, k=k, config=self.scoring)
             results.append(await self._current_first(text, ranked, stored))
@@ -185,38 +197,81 @@ class Retriever:
                 rows.append(self._vectors[key])
         return np.stack(rows)
 
-    async def _lift_to_summaries(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
-        """Active hits as they are; an archived source of a summary stands for its active
-        summary (with the source's match); other archived records are dropped. One hit per
-        record, the best match kept."""
+    async def _lift_to_current(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
+        """Active hits as they are; a retired hit stands for the active memory that took its
+        place (an archived source for its summary, a superseded memory for what replaced it,
+        `_heir`), with the retired one's match, named in `matched_via`. One hit per record,
+        the best match kept; a retired memory whose successor is gone is dropped."""
+        active = [h for h in hits if h.record.status is Status.ACTIVE]
         best: dict[str, SearchHit] = {}
-        summaries: dict[str, MemoryRecord | None] = {}
+        successors: dict[str, MemoryRecord | None] = {}
         for hit in hits:
             record: MemoryRecord | None = hit.record
             hops = 0
             while record is not None and record.status is not Status.ACTIVE:
-                parent = record.consolidated_into
-                if record.status is not Status.ARCHIVED or parent is None:
+                successor = self._successor_id(record)
+                if successor is None or hops >= MAX_SUCCESSOR_HOPS:
                     record = None
                     break
-                if hops >= MAX_SUMMARY_HOPS:
-                    record = None
-                    break
-                if parent not in summaries:
-                    summaries[parent] = await self.store.get(parent, scope)
-                record, hops = summaries[parent], hops + 1
+                if successor not in successors:
+                    successors[successor] = await self.store.get(successor, scope)
+                record, hops = successors[successor], hops + 1
             if record is None:
                 continue
+            if record is not hit.record and hit.record.status is Status.SUPERSEDED:
+                record = await self._heir(hit, record, active)
             lifted = (
                 hit
                 if record is hit.record
-                # The source's vector is not the summary's.
-                else hit.model_copy(update={"record": record, "vector": None})
+                # The retired memory's vector is not its successor's.
+                else hit.model_copy(
+                    update={"record": record, "vector": None, "matched_via": hit.record.id}
+                )
             )
             known = best.get(record.id)
             if known is None or _match(lifted) > _match(known):
                 best[record.id] = lifted
         return list(best.values())
+
+    async def _heir(
+        self, retired: SearchHit, successor: MemoryRecord, active: Sequence[SearchHit]
+    ) -> MemoryRecord:
+        """Which memory of the message that replaced `retired` answers what it answered.
+
+        The memory that superseded it, unless that memory only says the old value is gone:
+        one message may say both ("Cancelled Spotify, I'm on Apple Music now"), and the
+        classifier links the old memory to whichever part retired it ("Cancelled Spotify").
+        Then the answer is the other recalled memory of the same message, about what the
+        retired one was about, that matches the query best on its own."""
+        if not ends(successor.text, retired.record.text):
+            return successor
+        events = set(successor.source.event_ids)
+        siblings = [
+            h
+            for h in active
+            if h.record.id != successor.id
+            and events & set(h.record.source.event_ids)
+            and not ends(h.record.text, retired.record.text)
+        ]
+        if not siblings:
+            return successor
+        stored = {h.record.id: h.vector for h in (retired, *siblings) if h.vector is not None}
+        vectors = await self._text_vectors([retired.record, *(h.record for h in siblings)], stored)
+        related = [
+            h
+            for h, vector in zip(siblings, vectors[1:], strict=True)
+            if float(vector @ vectors[0]) >= self.ordering.rival_cosine
+        ]
+        answer = max(related, key=_match, default=None)
+        return successor if answer is None else answer.record
+
+    def _successor_id(self, record: MemoryRecord) -> str | None:
+        """The memory that took a retired `record`'s place, where recall follows that link."""
+        if record.status is Status.ARCHIVED and self.through_summaries:
+            return record.consolidated_into
+        if record.status is Status.SUPERSEDED and self.through_replacements:
+            return record.superseded_by
+        return None
 
     async def _user_names(self, scope: Scope) -> list[str]:
         """What the user is called ("User is called Sam"), cached per scope until a name

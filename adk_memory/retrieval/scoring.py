@@ -78,6 +78,7 @@ def score_hit(hit: SearchHit, *, now: datetime, config: ScoringConfig) -> ScoreB
         decay=decay,
         confidence=record.confidence,
         age_days=age,
+        matched_via=hit.matched_via,
     )
 
 

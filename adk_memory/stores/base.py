@@ -32,6 +32,9 @@ class SearchHit(BaseModel):
     #: The record's stored unit embedding where the backend has it at hand (sqlite); None
     #: otherwise. Lets recall compare results without embedding their texts again.
     vector: np.ndarray | None = Field(default=None, exclude=True, repr=False)
+    #: Set by recall when the match is a retired memory's (an archived source of a summary,
+    #: a superseded memory) and `record` is the active memory that took its place: its id.
+    matched_via: str | None = None
 
 
 class ListFilter(BaseModel):

@@ -1,0 +1,161 @@
+"""Recall through replacements: a superseded memory still matches its question, and the
+memory that replaced it answers (its new value may share no word with the question)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from adk_memory.engine import EngineConfig, MemoryEngine
+from adk_memory.factory import build_engine
+from adk_memory.model import Decision, InputEvent, Scope, Status
+from adk_memory.stores.sqlite.store import SqliteStore
+from tests.helpers import T0, FixedClock, make_record
+
+ALICE = Scope(app_name="app", user_id="alice")
+UNRELATED = [
+    "My shoe size is 42.",
+    "I'm scared of heights.",
+    "My birthday is on the 9th of November.",
+    "I sleep with the window open, even in winter.",
+]
+
+
+async def _engine(store: SqliteStore, clock: FixedClock, *, through: bool) -> MemoryEngine:
+    return build_engine(
+        store, clock=clock, config=EngineConfig(recall_through_replacements=through)
+    )
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore(tmp_path / "memory.db").open()
+    yield opened
+    await opened.close()
+
+
+async def _replaced_notes_app(store: SqliteStore) -> tuple[str, str]:
+    """Evernote superseded by a memory that never says "notes"; the ids of both."""
+    old = make_record(ALICE, "User: I keep all my notes in Evernote.")
+    new = make_record(ALICE, "User: migrated everything over to Obsidian last weekend.", days=40)
+    await store.upsert([old, *(make_record(ALICE, f"User: {t}") for t in UNRELATED)])
+    await store.replace(new, [old.id])
+    return old.id, new.id
+
+
+async def test_the_replacement_answers_the_question_its_predecessor_answered(
+    store: SqliteStore,
+) -> None:
+    old, new = await _replaced_notes_app(store)
+    clock = FixedClock(T0 + timedelta(days=50))
+    engine = await _engine(store, clock, through=True)
+
+    ranked = await engine.recall(ALICE, "What app do I keep my notes in?", top_k=5)
+
+    assert ranked[0].record.id == new
+    assert ranked[0].breakdown.matched_via == old  # the score says whose match it is
+    assert ranked[0].breakdown.lexical > 0  # "notes" is the superseded memory's word
+    assert old not in {m.record.id for m in ranked}  # history is never returned
+    assert all(m.breakdown.matched_via is None for m in ranked[1:])
+
+
+async def test_without_it_the_replacement_is_lost_among_unrelated_memories(
+    store: SqliteStore,
+) -> None:
+    _, new = await _replaced_notes_app(store)
+    clock = FixedClock(T0 + timedelta(days=50))
+    engine = await _engine(store, clock, through=False)
+
+    ranked = await engine.recall(ALICE, "What app do I keep my notes in?", top_k=5)
+
+    assert ranked[0].record.id != new
+    assert all(m.breakdown.matched_via is None for m in ranked)
+
+
+async def test_a_forgotten_replacement_gives_its_predecessor_its_answer_back(
+    store: SqliteStore,
+) -> None:
+    old, new = await _replaced_notes_app(store)
+    engine = await _engine(store, FixedClock(T0 + timedelta(days=50)), through=True)
+    await engine.forget(new, ALICE)
+
+    ranked = await engine.recall(ALICE, "What app do I keep my notes in?", top_k=5)
+
+    assert ranked[0].record.id == old and ranked[0].breakdown.matched_via is None
+    assert new not in {m.record.id for m in ranked}
+
+
+async def test_one_memory_per_record_when_several_predecessors_match(
+    store: SqliteStore,
+) -> None:
+    first = make_record(ALICE, "User: I keep my notes in Evernote.")
+    second = make_record(ALICE, "User: I keep my notes in Notion now.", days=20)
+    current = make_record(ALICE, "User: migrated everything over to Obsidian.", days=40)
+    await store.upsert([first])
+    await store.replace(second, [first.id])
+    await store.replace(current, [second.id])
+    engine = await _engine(store, FixedClock(T0 + timedelta(days=50)), through=True)
+
+    ranked = await engine.recall(ALICE, "Where do I keep my notes?", top_k=5)
+
+    assert [m.record.id for m in ranked] == [current.id]
+
+
+async def _said(engine: MemoryEngine, clock: FixedClock, session: str, *texts: str):
+    """One session of user messages, ingested as an ADK app saves it."""
+    events = []
+    for i, text in enumerate(texts):
+        clock.advance(0.01)
+        events.append(
+            InputEvent(
+                id=f"{session}-{i}", author="user", text=text, timestamp=clock(), session_id=session
+            )
+        )
+    return await engine.ingest(ALICE, events)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe", "current"),
+    [
+        # The part of the message that retired the old memory only says it is gone; the
+        # other part is the answer.
+        (
+            "I listen to music on Spotify.",
+            "Cancelled Spotify, I'm on Apple Music since we got the family plan.",
+            "What music service do I use?",
+            "Apple Music",
+        ),
+        (
+            "I work at Spotify as a backend engineer.",
+            "Last Friday was my final day at Spotify. On Monday I start at Klarna.",
+            "Where do I work?",
+            "Klarna",
+        ),
+        # The part that retired it is the answer; the ending beside it is not.
+        (
+            "My manager Priya is great about protecting our focus time.",
+            "My old boss retired, so I report to Dana now.",
+            "Who is my manager?",
+            "Dana",
+        ),
+    ],
+)
+async def test_the_part_of_a_message_that_gives_the_new_value_answers(
+    store: SqliteStore, before: str, after: str, probe: str, current: str
+) -> None:
+    clock = FixedClock()
+    engine = await _engine(store, clock, through=True)
+    await _said(engine, clock, "s1", before, *UNRELATED[:2])
+    clock.advance(30)
+    saved = await _said(engine, clock, "s2", *UNRELATED[2:], after)
+    assert saved.count(Decision.REPLACE) >= 1  # the old memory is history now
+
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+
+    assert current in ranked[0].record.text
+    assert ranked[0].breakdown.matched_via is not None
+    superseded = (await engine.list(ALICE, statuses=[Status.SUPERSEDED])).records
+    assert {r.id for r in superseded}.isdisjoint(m.record.id for m in ranked)
