@@ -227,13 +227,7 @@ _OPENERS = frozenset(
     # Pronouns, possessives and question words: "We have a hamster", "My savings are with
     # U.S. Bank" are the speaker's; "where does alice live" asks.
     "we you he she they my our me us mine your his her their any what where which who whom "
-    "whose how why "
-    # Conjunctions and prepositions begin a clause or a phrase, never a name: "Because of
-    # Mum's health I've moved back to Nottingham" is the speaker's move, and "Until Priya
-    # gets back, Sam is covering" says who covers.
-    "because although though unless until till whether if as despite during without within "
-    "about above across against along among around between beyond into onto upon toward "
-    "towards through throughout unlike via per instead".split()
+    "whose how why".split()
     + _INTERJECTIONS
 )
 
