@@ -2,10 +2,7 @@
 values first → top-k.
 
 A memory that history retired still matches, and is answered with the active memory that took
-its place: an archived source of a consolidation summary with that summary (a summary's own
-embedding blurs the details it stands for), a superseded memory with the memory that replaced it
-(the new value answers the question the old one answered, however differently it is worded:
-"I keep my notes in Evernote" → "migrated everything over to Obsidian"). A query that names the
+its place (`successors`). A query that names the
 user ("What is Sam allergic to?") is phrased the way facts about the user are stored.
 """
 
@@ -20,7 +17,6 @@ from datetime import datetime
 import numpy as np
 
 from adk_memory.embedding.base import Embedder
-from adk_memory.extraction.cues import ends
 from adk_memory.model import MemoryRecord, Scope, ScoredMemory, Status
 from adk_memory.retrieval.ordering import (
     OrderingConfig,
@@ -29,15 +25,14 @@ from adk_memory.retrieval.ordering import (
     group_same_question,
 )
 from adk_memory.retrieval.scoring import ScoringConfig, rerank
-from adk_memory.stores.base import ListFilter, MemoryStore, SearchHit
+from adk_memory.retrieval.successors import Successors
+from adk_memory.stores.base import ListFilter, MemoryStore
 
 #: Embeddings of recalled texts kept for ordering (by record id and text); about 1.5 KiB each.
 VECTOR_CACHE_SIZE = 20_000
 #: Characters of a recalled text embedded to tell whether two memories say the same thing: a
 #: statement's gist is in its first sentences, and the cost stays bounded for long excerpts.
 ORDERING_TEXT_CHARS = 300
-#: Links followed from a retired memory to the active one that took its place, at most.
-MAX_SUCCESSOR_HOPS = 8
 
 
 def as_user_query(query: str, names: Sequence[str]) -> str:
@@ -86,10 +81,6 @@ def _reads_as_name(user_id: str) -> bool:
     return len(user_id) >= 3 and user_id.isalpha() and user_id.lower() not in _NOT_NAMES
 
 
-def _match(hit: SearchHit) -> float:
-    return hit.cosine + hit.lexical
-
-
 class Retriever:
     """Recall over one store.
 
@@ -117,8 +108,11 @@ class Retriever:
         self.embedder = embedder
         self.scoring = scoring
         self.ordering = ordering
-        self.through_summaries = through_summaries
-        self.through_replacements = through_replacements
+        self.successors = Successors(
+            store,
+            through_summaries=through_summaries,
+            through_replacements=through_replacements,
+        )
         self._names: dict[Scope, list[str]] = {}
         self._vectors: OrderedDict[tuple[str, str], np.ndarray] = OrderedDict()
 
@@ -139,17 +133,13 @@ class Retriever:
         texts = [without_question_frame(as_user_query(text, names)) for text in texts]
         vectors = await self.embedder.embed(texts)
         fetch = min(k * self.scoring.overfetch, self.store.max_search_k)
-        statuses = (
-            Status.ACTIVE,
-            *((Status.ARCHIVED,) if self.through_summaries else ()),
-            *((Status.SUPERSEDED,) if self.through_replacements else ()),
-        )
+        statuses = self.successors.statuses
         results: list[list[ScoredMemory]] = []
         for text, vector in zip(texts, vectors, strict=True):
             hits = await self.store.search(
                 scope, vector=vector, query=text, k=fetch, statuses=statuses
             )
-            hits = await self._lift_to_current(scope, hits)
+            hits = await self.successors.lift(scope, text, hits)
             stored = {h.record.id: h.vector for h in hits if h.vector is not None}
             ranked = rerank(hits, now=now, k=k, config=self.scoring)
             results.append(await self._current_first(text, ranked, stored))
@@ -196,82 +186,6 @@ class Retriever:
                 self._vectors.move_to_end(key)
                 rows.append(self._vectors[key])
         return np.stack(rows)
-
-    async def _lift_to_current(self, scope: Scope, hits: Sequence[SearchHit]) -> list[SearchHit]:
-        """Active hits as they are; a retired hit stands for the active memory that took its
-        place (an archived source for its summary, a superseded memory for what replaced it,
-        `_heir`), with the retired one's match, named in `matched_via`. One hit per record,
-        the best match kept; a retired memory whose successor is gone is dropped."""
-        active = [h for h in hits if h.record.status is Status.ACTIVE]
-        best: dict[str, SearchHit] = {}
-        successors: dict[str, MemoryRecord | None] = {}
-        for hit in hits:
-            record: MemoryRecord | None = hit.record
-            hops = 0
-            while record is not None and record.status is not Status.ACTIVE:
-                successor = self._successor_id(record)
-                if successor is None or hops >= MAX_SUCCESSOR_HOPS:
-                    record = None
-                    break
-                if successor not in successors:
-                    successors[successor] = await self.store.get(successor, scope)
-                record, hops = successors[successor], hops + 1
-            if record is None:
-                continue
-            if record is not hit.record and hit.record.status is Status.SUPERSEDED:
-                record = await self._heir(hit, record, active)
-            lifted = (
-                hit
-                if record is hit.record
-                # The retired memory's vector is not its successor's.
-                else hit.model_copy(
-                    update={"record": record, "vector": None, "matched_via": hit.record.id}
-                )
-            )
-            known = best.get(record.id)
-            if known is None or _match(lifted) > _match(known):
-                best[record.id] = lifted
-        return list(best.values())
-
-    async def _heir(
-        self, retired: SearchHit, successor: MemoryRecord, active: Sequence[SearchHit]
-    ) -> MemoryRecord:
-        """Which memory of the message that replaced `retired` answers what it answered.
-
-        The memory that superseded it, unless that memory only says the old value is gone:
-        one message may say both ("Cancelled Spotify, I'm on Apple Music now"), and the
-        classifier links the old memory to whichever part retired it ("Cancelled Spotify").
-        Then the answer is the other recalled memory of the same message, about what the
-        retired one was about, that matches the query best on its own."""
-        if not ends(successor.text, retired.record.text):
-            return successor
-        events = set(successor.source.event_ids)
-        siblings = [
-            h
-            for h in active
-            if h.record.id != successor.id
-            and events & set(h.record.source.event_ids)
-            and not ends(h.record.text, retired.record.text)
-        ]
-        if not siblings:
-            return successor
-        stored = {h.record.id: h.vector for h in (retired, *siblings) if h.vector is not None}
-        vectors = await self._text_vectors([retired.record, *(h.record for h in siblings)], stored)
-        related = [
-            h
-            for h, vector in zip(siblings, vectors[1:], strict=True)
-            if float(vector @ vectors[0]) >= self.ordering.rival_cosine
-        ]
-        answer = max(related, key=_match, default=None)
-        return successor if answer is None else answer.record
-
-    def _successor_id(self, record: MemoryRecord) -> str | None:
-        """The memory that took a retired `record`'s place, where recall follows that link."""
-        if record.status is Status.ARCHIVED and self.through_summaries:
-            return record.consolidated_into
-        if record.status is Status.SUPERSEDED and self.through_replacements:
-            return record.superseded_by
-        return None
 
     async def _user_names(self, scope: Scope) -> list[str]:
         """What the user is called ("User is called Sam"), cached per scope until a name

@@ -159,3 +159,66 @@ async def test_the_part_of_a_message_that_gives_the_new_value_answers(
     assert ranked[0].breakdown.matched_via is not None
     superseded = (await engine.list(ALICE, statuses=[Status.SUPERSEDED])).records
     assert {r.id for r in superseded}.isdisjoint(m.record.id for m in ranked)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe", "first"),
+    [
+        # Beside the ending: someone else's news, a complaint, a reason. None answers in
+        # its place; the ending itself answers a question asking for one value.
+        (
+            "I listen to music on Spotify.",
+            "Cancelled Spotify. My sister just started working at Netflix.",
+            "What music service do I use?",
+            "Cancelled Spotify",
+        ),
+        (
+            "I listen to music on Spotify.",
+            "Cancelled Spotify. Their new UI was driving me mad.",
+            "What music service do I use?",
+            "Cancelled Spotify",
+        ),
+        (
+            "I listen to music on Spotify.",
+            "Cancelled Spotify. It got too expensive after the price rise.",
+            "What music service do I use?",
+            "Cancelled Spotify",
+        ),
+    ],
+)
+async def test_what_else_the_ending_message_says_does_not_answer_for_it(
+    store: SqliteStore, before: str, after: str, probe: str, first: str
+) -> None:
+    clock = FixedClock()
+    engine = await _engine(store, clock, through=True)
+    await _said(engine, clock, "s1", before, *UNRELATED[:2])
+    clock.advance(30)
+    await _said(engine, clock, "s2", *UNRELATED[2:], after)
+
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+
+    assert ranked[0].record.text.startswith(f"User: {first}")
+
+
+async def test_an_ending_does_not_answer_a_question_asking_for_a_list(
+    store: SqliteStore,
+) -> None:
+    clock = FixedClock()
+    engine = await _engine(store, clock, through=True)
+    pets = [
+        "I have a cat called Luna.",
+        "We keep a goldfish in the kitchen.",
+        "I have a tortoise called Shelly.",
+        "My rabbit Clover lives in the garden.",
+        "I have a parrot called Kiwi.",
+        "I have a dog called Rex.",
+    ]
+    await _said(engine, clock, "s1", *pets)
+    clock.advance(30)
+    saved = await _said(engine, clock, "s2", "Rex passed away in March, we're heartbroken.")
+    assert saved.count(Decision.REPLACE) == 1
+
+    ranked = await engine.recall(ALICE, "What pets do I have?", top_k=5)
+
+    assert all(m.breakdown.matched_via is None for m in ranked)
+    assert not any("passed away" in m.record.text for m in ranked)
