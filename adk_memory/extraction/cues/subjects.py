@@ -48,9 +48,18 @@ _MARKERS = (
     r"(?:over|at) the weekend|this (?:morning|week|weekend)|"
     r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december)|"
-    # What a change came after: "since the reorg my teammate Kofi reports to Hamish".
-    r"(?:since|after|following|as of|thanks to|because of|due to) (?:the|a|an|this|that) "
-    r"(?-i:[a-z]+)(?: (?!(?:my|our|his|her|their|i|we)\b)(?-i:[a-z]+))?)[,:]?\s+){1,2}"
+    # What a change came after: "since the reorg my teammate Kofi reports to Hamish",
+    # "Because of Mum's health I've moved back", "because of his knee, Tom quit".
+    r"(?:since|after|following|as of|thanks to|because of|due to) "
+    r"(?:the|a|an|this|that|my|our|his|her|their|(?-i:[A-Z][a-z]+)'s) "
+    r"(?-i:[a-z]+)(?: (?!(?:my|our|his|her|their|i|we)\b)(?-i:[a-z]+))?|"
+    # A clause or phrase before the main one, its comma closing it: "Though Ravi left
+    # Barclays, he still lives in Dublin" is news of "he", "Because Tom moved out, I have
+    # the flat to myself" the speaker's.
+    r"(?:although|though|even though|because|as|while|whereas|unless|until|till|if|once|"
+    r"whenever|despite|during|within|through|throughout|about|across|without)"
+    r"\s[^,.;:!?]{1,60},"
+    r")[,:]?\s+){1,2}"
 )
 #: A short sentence before the one that says who: "Crazy week. Ravi left Google", "Guess
 #: what? Tom moved to Leeds". Never one that is itself the speaker's news: no first-person
@@ -232,6 +241,16 @@ _OPENERS = frozenset(
 )
 
 
+#: Words that open a clause or phrase before the main one ("Because of Mum's health I've
+#: moved back to Nottingham"). Where no comma closes it (`_MARKERS` reads past one that
+#: does), one counts as no name only when the speaker is a subject after it: "Because Tom
+#: needed a car he bought a Tesla" is still not the speaker's news.
+_CLAUSE_OPENERS = frozenset(
+    "because although though unless until till whereas whenever despite during within "
+    "through throughout across without".split()
+)
+#: The speaker as the subject of a clause.
+_SPEAKER_SUBJECT = LazyPattern(r"\b(?:(?-i:I)|i'm|i've|i'd|i'll|we|we're|we've)\b", re.I)
 #: A letter three times over: a word stretched in chat ("sooo", "annnd"), never a name.
 _STRETCHED = LazyPattern(r"(\w)\1\1", re.IGNORECASE)
 #: How much of a statement `subject_words` reads.
@@ -457,6 +476,11 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     if (
         named is not None
         and named.group("name").lower() not in _OPENERS
+        # "Because of Mum's health I've moved back": the speaker's own news, after a phrase.
+        and not (
+            named.group("name").lower() in _CLAUSE_OPENERS
+            and _SPEAKER_SUBJECT.search(text, named.end("name")) is not None
+        )
         and named.group("name").lower() not in IRREGULAR_PAST
         and not named.group("name").endswith(("ed", "ing", "ly"))
         # A word stretched in chat is no name: "sooo left google", "annnd switched".

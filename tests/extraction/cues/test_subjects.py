@@ -144,6 +144,13 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Bruno's down to 29kg after the diet.", {"bruno"}),
         ("The dog's down to 29kg now.", {"dog"}),
         ("the cat's back home", {"cat"}),
+        # A clause or phrase before the main one, closed by a comma: the main one's subject.
+        ("Because of his knee, Tom quit tennis.", {"tom"}),
+        ("Though Ravi left Barclays, he still lives in Dublin.", {THIRD_PERSON}),
+        ("Although Sara hated it, she moved to York.", {THIRD_PERSON}),
+        ("Until March, my brother lived in Leeds.", {"brother"}),
+        ("Despite the weather, Mum drove to York.", {"mother"}),
+        ("Within a week, Priya had moved to Bergen.", {"priya"}),
     ],
 )
 def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who: set[str]) -> None:
@@ -182,6 +189,11 @@ def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who:
         "Rent went up to 1,400.",
         "Salary is 50k now.",
         "Rent's up to 1,400.",
+        # A clause or phrase before the speaker's own: "Because of Mum's health" names no one.
+        "Because of Mum's health I've moved back to Nottingham.",
+        "Because Tom moved out, I have the flat to myself.",
+        "Because Tom moved out I have the flat to myself.",
+        "Because my wife got a job in Leeds we moved there.",
     ],
 )
 def test_the_speakers_own_news_has_no_other_subject(text: str) -> None:
@@ -332,6 +344,11 @@ def test_someone_named_alone_before_their_news(text: str, alone: bool) -> None:
 )
 def test_a_named_persons_thing_is_theirs(text: str, owner: str | None) -> None:
     assert named_owner(text) == owner
+
+
+def test_a_clause_before_someone_elses_news_leaves_it_someone_elses() -> None:
+    # No comma closes the clause and the speaker is no subject after it.
+    assert subject_words("Because Tom needed a car he bought a Tesla.") != frozenset()
 
 
 def test_what_brought_a_change_about_is_no_subject() -> None:
