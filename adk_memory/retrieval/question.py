@@ -133,4 +133,17 @@ def asks_for_one(query: str) -> OneValue | None:
     return OneValue(_LEADING_DETERMINER.sub("", when).lower())
 
 
-__all__ = ["OneValue", "asks_for_one"]
+def asks_for_a_list(query: str) -> bool:
+    """Whether `query` asks for the speaker's things of a kind, several at once ("What pets
+    do I have?", "What sports do I play?"), rather than one value or a yes or no."""
+    text = " ".join(query.split())
+    if _ONE_BY_ASKING.match(text) is not None:
+        return False
+    for pattern in (_WHAT_IS_MY, _WHAT_NOUN):
+        found = pattern.match(text)
+        if found is not None:
+            return not _singular(found.group("noun"))
+    return False
+
+
+__all__ = ["OneValue", "asks_for_a_list", "asks_for_one"]

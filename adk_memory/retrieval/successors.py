@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from adk_memory.extraction.cues import ends, strip_speaker, subject_words
 from adk_memory.model import MemoryRecord, Scope, Status
 from adk_memory.retrieval.ordering.reading import values_in
-from adk_memory.retrieval.question import asks_for_one
+from adk_memory.retrieval.question import asks_for_a_list
 from adk_memory.stores.base import MemoryStore, SearchHit
 
 #: Links followed from a retired memory to the active one that took its place, at most.
@@ -61,7 +61,7 @@ class Successors:
         found: dict[str, MemoryRecord | None] = {}
         for hit in hits:
             record: MemoryRecord | None = hit.record
-            hops = 0
+            replaced, hops = hit.record, 0
             while record is not None and record.status is not Status.ACTIVE:
                 successor = self._successor_id(record)
                 if successor is None or hops >= MAX_SUCCESSOR_HOPS:
@@ -69,9 +69,11 @@ class Successors:
                     break
                 if successor not in found:
                     found[successor] = await self.store.get(successor, scope)
-                record, hops = found[successor], hops + 1
-            if record is not None and hit.record.status is Status.SUPERSEDED:
-                record = answer_for(query, hit.record, record, active)
+                replaced, record, hops = record, found[successor], hops + 1
+            if record is not None and replaced.status is Status.SUPERSEDED:
+                # What the active memory says is read against what it replaced itself, the
+                # last of a chain ("Cancelled Tidal" ends Tidal, not the Spotify before it).
+                record = answer_for(query, replaced, record, active)
             if record is None:
                 continue
             lifted = (
@@ -97,24 +99,24 @@ class Successors:
 
 
 def answer_for(
-    query: str, retired: MemoryRecord, successor: MemoryRecord, active: Sequence[SearchHit]
+    query: str, replaced: MemoryRecord, successor: MemoryRecord, active: Sequence[SearchHit]
 ) -> MemoryRecord | None:
-    """Which active memory answers `query` in place of the superseded `retired`, if any.
+    """Which active memory answers `query` in place of `replaced`, the memory `successor`
+    superseded, if any.
 
     The memory that replaced it, when it says more than that the old value is gone. One that
-    only ends it ("Cancelled Spotify") answers a question asking for one value ("What music
-    service do I use?": not that any more), never a list ("What pets do I have?" after "Rex
-    passed away": the pets still here answer it). And one message may say what came instead
-    in a part the classifier did not link ("Cancelled Spotify, I'm on Apple Music now"):
-    that part answers where it is a recalled memory of the same message, about the same
-    person as the old one, names a value the old one did not, ends nothing itself and
-    matches the query better on its own than the ending. A reason, a complaint or someone
-    else's news beside the ending ("Their new UI was driving me mad", "My sister just started
-    at Netflix") is no answer."""
-    old = strip_speaker(retired.text)
+    only ends it ("Cancelled Spotify", "Sold the Golf last week") answers "What music service
+    do I use?", "Do I have a car?", but never a question asking for a list ("What pets do I
+    have?" after "Rex passed away": the pets still here answer it). And one message may say
+    what came instead in a part the classifier did not link ("Cancelled Spotify, I'm on
+    Apple Music now", "Got rid of the iPhone. The Pixel 8 is brilliant."): that part answers
+    where it is a recalled memory of the same message, about the same person as the old one,
+    names a value the old one did not and ends nothing itself. A reason or someone else's
+    news beside the ending ("It got too expensive", "My sister just started at Netflix") is
+    no answer."""
+    old = strip_speaker(replaced.text)
     if not ends(strip_speaker(successor.text), old):
         return successor
-    ending = next((match(h) for h in active if h.record.id == successor.id), 0.0)
     said_in = set(successor.source.event_ids)
     who = subject_words(old)
     instead = [
@@ -122,14 +124,13 @@ def answer_for(
         for h in active
         if h.record.id != successor.id
         and said_in & set(h.record.source.event_ids)
-        and match(h) > ending
         and values_in(strip_speaker(h.record.text)) - values_in(old)
         and not ends(strip_speaker(h.record.text), old)
         and subject_words(strip_speaker(h.record.text)) == who
     ]
     if instead:
         return max(instead, key=match).record
-    return successor if asks_for_one(query) is not None else None
+    return None if asks_for_a_list(query) else successor
 
 
 __all__ = ["MAX_SUCCESSOR_HOPS", "Successors", "answer_for", "match"]

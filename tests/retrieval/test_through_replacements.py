@@ -11,7 +11,7 @@ import pytest
 
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.factory import build_engine
-from adk_memory.model import Decision, InputEvent, Scope, Status
+from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory, Status
 from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import T0, FixedClock, make_record
 
@@ -134,6 +134,13 @@ async def _said(engine: MemoryEngine, clock: FixedClock, session: str, *texts: s
             "Where do I work?",
             "Klarna",
         ),
+        # The ending names the old value, so it matches the question better than the new.
+        (
+            "My phone is an iPhone 12.",
+            "Got rid of the iPhone. The Pixel 8 is brilliant.",
+            "What phone do I have?",
+            "Pixel 8",
+        ),
         # The part that retired it is the answer; the ending beside it is not.
         (
             "My manager Priya is great about protecting our focus time.",
@@ -164,17 +171,11 @@ async def test_the_part_of_a_message_that_gives_the_new_value_answers(
 @pytest.mark.parametrize(
     ("before", "after", "probe", "first"),
     [
-        # Beside the ending: someone else's news, a complaint, a reason. None answers in
-        # its place; the ending itself answers a question asking for one value.
+        # Beside the ending: someone else's news, a reason. Neither answers in its place;
+        # the ending itself answers a question asking for one value.
         (
             "I listen to music on Spotify.",
             "Cancelled Spotify. My sister just started working at Netflix.",
-            "What music service do I use?",
-            "Cancelled Spotify",
-        ),
-        (
-            "I listen to music on Spotify.",
-            "Cancelled Spotify. Their new UI was driving me mad.",
             "What music service do I use?",
             "Cancelled Spotify",
         ),
@@ -222,3 +223,46 @@ async def test_an_ending_does_not_answer_a_question_asking_for_a_list(
 
     assert all(m.breakdown.matched_via is None for m in ranked)
     assert not any("passed away" in m.record.text for m in ranked)
+
+
+@pytest.mark.parametrize("probe", ["Do I have a car?", "What do I drive?", "What car do I drive?"])
+async def test_an_ending_answers_a_question_about_the_one_thing_it_ended(
+    store: SqliteStore, probe: str
+) -> None:
+    clock = FixedClock()
+    engine = await _engine(store, clock, through=True)
+    await _said(engine, clock, "s1", "I drive a VW Golf.", *UNRELATED[:2])
+    clock.advance(30)
+    await _said(engine, clock, "s2", *UNRELATED[2:], "My wife drives a Honda Jazz.")
+    clock.advance(30)
+    saved = await _said(engine, clock, "s3", ENDED.removeprefix("User: "))
+    assert saved.count(Decision.REPLACE) == 1
+    without = await _engine(store, clock, through=False)
+
+    def rank(ranked: list[ScoredMemory]) -> int:
+        texts = [m.record.text for m in ranked]
+        return texts.index(ENDED) if ENDED in texts else len(texts)
+
+    through = rank(await engine.recall(ALICE, probe, top_k=5))
+    assert through <= 1  # beside the wife's car at most
+    assert through < rank(await without.recall(ALICE, probe, top_k=5))
+
+
+ENDED = "User: Sold the Golf last week."
+
+
+async def test_a_chain_reads_the_last_replacement_against_what_it_replaced(
+    store: SqliteStore,
+) -> None:
+    clock = FixedClock()
+    engine = await _engine(store, clock, through=True)
+    await _said(engine, clock, "s1", "I use Spotify for music.", *UNRELATED[:2])
+    clock.advance(30)
+    await _said(engine, clock, "s2", *UNRELATED[2:], "Switched from Spotify to Tidal.")
+    clock.advance(30)
+    saved = await _said(engine, clock, "s3", "Cancelled Tidal. Apple Music now.")
+    assert saved.count(Decision.REPLACE) >= 1
+
+    ranked = await engine.recall(ALICE, "What music streaming service do I use?", top_k=5)
+
+    assert "Apple Music" in ranked[0].record.text

@@ -55,10 +55,13 @@ _MARKERS = (
     r"(?-i:[a-z]+)(?: (?!(?:my|our|his|her|their|i|we)\b)(?-i:[a-z]+))?|"
     # A clause or phrase before the main one, its comma closing it: "Though Ravi left
     # Barclays, he still lives in Dublin" is news of "he", "Because Tom moved out, I have
-    # the flat to myself" the speaker's.
+    # the flat to myself" the speaker's. Not one that names the speaker: "Although I left
+    # Barclays, Tom still works there" is the speaker's news too, and "Though Ravi, who I
+    # work with, left" closes at no aside.
     r"(?:although|though|even though|because|as|while|whereas|unless|until|till|if|once|"
     r"whenever|despite|during|within|through|throughout|about|across|without)"
-    r"\s[^,.;:!?]{1,60},"
+    r"\s(?![^,.;:!?()]{0,60}?\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b)"
+    r"[^,.;:!?()]{1,60},"
     r")[,:]?\s+){1,2}"
 )
 #: A short sentence before the one that says who: "Crazy week. Ravi left Google", "Guess
@@ -251,6 +254,16 @@ _CLAUSE_OPENERS = frozenset(
 )
 #: The speaker as the subject of a clause.
 _SPEAKER_SUBJECT = LazyPattern(r"\b(?:(?-i:I)|i'm|i've|i'd|i'll|we|we're|we've)\b", re.I)
+
+
+def _speaker_after_opener(text: str, start: int) -> bool:
+    """Whether the speaker is the subject of the clause an opening word leads to, not of an
+    aside before it: "Because of Mum's health I've moved", not "Though Ravi, who I work
+    with, left Barclays" or "Though Tom (whom I miss) left"."""
+    found = _SPEAKER_SUBJECT.search(text, start)
+    return found is not None and not any(c in ",()" for c in text[start : found.start()])
+
+
 #: A letter three times over: a word stretched in chat ("sooo", "annnd"), never a name.
 _STRETCHED = LazyPattern(r"(\w)\1\1", re.IGNORECASE)
 #: How much of a statement `subject_words` reads.
@@ -479,7 +492,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         # "Because of Mum's health I've moved back": the speaker's own news, after a phrase.
         and not (
             named.group("name").lower() in _CLAUSE_OPENERS
-            and _SPEAKER_SUBJECT.search(text, named.end("name")) is not None
+            and _speaker_after_opener(text, named.end("name"))
         )
         and named.group("name").lower() not in IRREGULAR_PAST
         and not named.group("name").endswith(("ed", "ing", "ly"))

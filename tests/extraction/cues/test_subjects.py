@@ -194,6 +194,8 @@ def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who:
         "Because Tom moved out, I have the flat to myself.",
         "Because Tom moved out I have the flat to myself.",
         "Because my wife got a job in Leeds we moved there.",
+        # A clause of the speaker's own before someone else's: the speaker's news too.
+        "Although I left Barclays, Tom still works there.",
     ],
 )
 def test_the_speakers_own_news_has_no_other_subject(text: str) -> None:
@@ -349,6 +351,11 @@ def test_a_named_persons_thing_is_theirs(text: str, owner: str | None) -> None:
 def test_a_clause_before_someone_elses_news_leaves_it_someone_elses() -> None:
     # No comma closes the clause and the speaker is no subject after it.
     assert subject_words("Because Tom needed a car he bought a Tesla.") != frozenset()
+    # The speaker named in an aside of someone else's clause makes it no less theirs.
+    said = "Though Ravi, who I work with, left Barclays, he still lives in Dublin."
+    assert subject_words(said) != frozenset()
+    said = "Though Tom (my flatmate) left Barclays, he still lives in Dublin."
+    assert subject_words(said) != frozenset()
 
 
 def test_what_brought_a_change_about_is_no_subject() -> None:
