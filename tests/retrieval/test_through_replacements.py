@@ -3,7 +3,7 @@ memory that replaced it answers (its new value may share no word with the questi
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -11,7 +11,7 @@ import pytest
 
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.factory import build_engine
-from adk_memory.model import Decision, InputEvent, Scope, ScoredMemory, Status
+from adk_memory.model import Decision, IngestResult, InputEvent, Scope, ScoredMemory, Status
 from adk_memory.stores.sqlite.store import SqliteStore
 from tests.helpers import T0, FixedClock, make_record
 
@@ -104,7 +104,7 @@ async def test_one_memory_per_record_when_several_predecessors_match(
     assert [m.record.id for m in ranked] == [current.id]
 
 
-async def _said(engine: MemoryEngine, clock: FixedClock, session: str, *texts: str):
+async def _said(engine: MemoryEngine, clock: FixedClock, session: str, *texts: str) -> IngestResult:
     """One session of user messages, ingested as an ADK app saves it."""
     events = []
     for i, text in enumerate(texts):
@@ -115,6 +115,22 @@ async def _said(engine: MemoryEngine, clock: FixedClock, session: str, *texts: s
             )
         )
     return await engine.ingest(ALICE, events)
+
+
+async def _sessions(
+    store: SqliteStore, *sessions: Sequence[str]
+) -> tuple[MemoryEngine, IngestResult]:
+    """An engine recalling through replacements, told each session 30 days after the one
+    before; what the last one saved."""
+    clock = FixedClock()
+    engine = await _engine(store, clock, through=True)
+    saved = None
+    for number, texts in enumerate(sessions):
+        if number:
+            clock.advance(30)
+        saved = await _said(engine, clock, f"s{number}", *texts)
+    assert saved is not None
+    return engine, saved
 
 
 @pytest.mark.parametrize(
@@ -153,11 +169,7 @@ async def _said(engine: MemoryEngine, clock: FixedClock, session: str, *texts: s
 async def test_the_part_of_a_message_that_gives_the_new_value_answers(
     store: SqliteStore, before: str, after: str, probe: str, current: str
 ) -> None:
-    clock = FixedClock()
-    engine = await _engine(store, clock, through=True)
-    await _said(engine, clock, "s1", before, *UNRELATED[:2])
-    clock.advance(30)
-    saved = await _said(engine, clock, "s2", *UNRELATED[2:], after)
+    engine, saved = await _sessions(store, [before, *UNRELATED[:2]], [*UNRELATED[2:], after])
     assert saved.count(Decision.REPLACE) >= 1  # the old memory is history now
 
     ranked = await engine.recall(ALICE, probe, top_k=5)
@@ -190,11 +202,7 @@ async def test_the_part_of_a_message_that_gives_the_new_value_answers(
 async def test_what_else_the_ending_message_says_does_not_answer_for_it(
     store: SqliteStore, before: str, after: str, probe: str, first: str
 ) -> None:
-    clock = FixedClock()
-    engine = await _engine(store, clock, through=True)
-    await _said(engine, clock, "s1", before, *UNRELATED[:2])
-    clock.advance(30)
-    await _said(engine, clock, "s2", *UNRELATED[2:], after)
+    engine, _ = await _sessions(store, [before, *UNRELATED[:2]], [*UNRELATED[2:], after])
 
     ranked = await engine.recall(ALICE, probe, top_k=5)
 
@@ -204,8 +212,6 @@ async def test_what_else_the_ending_message_says_does_not_answer_for_it(
 async def test_an_ending_does_not_answer_a_question_asking_for_a_list(
     store: SqliteStore,
 ) -> None:
-    clock = FixedClock()
-    engine = await _engine(store, clock, through=True)
     pets = [
         "I have a cat called Luna.",
         "We keep a goldfish in the kitchen.",
@@ -214,9 +220,7 @@ async def test_an_ending_does_not_answer_a_question_asking_for_a_list(
         "I have a parrot called Kiwi.",
         "I have a dog called Rex.",
     ]
-    await _said(engine, clock, "s1", *pets)
-    clock.advance(30)
-    saved = await _said(engine, clock, "s2", "Rex passed away in March, we're heartbroken.")
+    engine, saved = await _sessions(store, pets, ["Rex passed away in March, we're heartbroken."])
     assert saved.count(Decision.REPLACE) == 1
 
     ranked = await engine.recall(ALICE, "What pets do I have?", top_k=5)
@@ -229,15 +233,14 @@ async def test_an_ending_does_not_answer_a_question_asking_for_a_list(
 async def test_an_ending_answers_a_question_about_the_one_thing_it_ended(
     store: SqliteStore, probe: str
 ) -> None:
-    clock = FixedClock()
-    engine = await _engine(store, clock, through=True)
-    await _said(engine, clock, "s1", "I drive a VW Golf.", *UNRELATED[:2])
-    clock.advance(30)
-    await _said(engine, clock, "s2", *UNRELATED[2:], "My wife drives a Honda Jazz.")
-    clock.advance(30)
-    saved = await _said(engine, clock, "s3", ENDED.removeprefix("User: "))
+    engine, saved = await _sessions(
+        store,
+        ["I drive a VW Golf.", *UNRELATED[:2]],
+        [*UNRELATED[2:], "My wife drives a Honda Jazz."],
+        [ENDED.removeprefix("User: ")],
+    )
     assert saved.count(Decision.REPLACE) == 1
-    without = await _engine(store, clock, through=False)
+    without = await _engine(store, FixedClock(engine.clock()), through=False)
 
     def rank(ranked: list[ScoredMemory]) -> int:
         texts = [m.record.text for m in ranked]
@@ -254,13 +257,12 @@ ENDED = "User: Sold the Golf last week."
 async def test_a_chain_reads_the_last_replacement_against_what_it_replaced(
     store: SqliteStore,
 ) -> None:
-    clock = FixedClock()
-    engine = await _engine(store, clock, through=True)
-    await _said(engine, clock, "s1", "I use Spotify for music.", *UNRELATED[:2])
-    clock.advance(30)
-    await _said(engine, clock, "s2", *UNRELATED[2:], "Switched from Spotify to Tidal.")
-    clock.advance(30)
-    saved = await _said(engine, clock, "s3", "Cancelled Tidal. Apple Music now.")
+    engine, saved = await _sessions(
+        store,
+        ["I use Spotify for music.", *UNRELATED[:2]],
+        [*UNRELATED[2:], "Switched from Spotify to Tidal."],
+        ["Cancelled Tidal. Apple Music now."],
+    )
     assert saved.count(Decision.REPLACE) >= 1
 
     ranked = await engine.recall(ALICE, "What music streaming service do I use?", top_k=5)
