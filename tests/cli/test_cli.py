@@ -212,3 +212,20 @@ def test_tables_show_stored_text_as_stored(run) -> None:
     recalled = run("recall", *scope, "pizza").stdout
     for shown in (listed, recalled):
         assert ":pizza:" in shown and "[b]tea[/b]" in shown and "🍕" not in shown
+
+
+def test_recall_shows_the_memory_a_replacement_answers_through(run) -> None:
+    scope = ["--app", "a", "--user", "u"]
+    at = ["--at", "2026-01-01T00:00:00Z"]
+    old = _json(run("remember", *scope, *at, "--json", "I keep my notes in Evernote."))
+    at = ["--at", "2026-03-01T00:00:00Z"]
+    new = _json(run("remember", *scope, *at, "--json", "I switched from Evernote to Obsidian."))
+    assert new["superseded"] == [old["id"]]
+
+    recalled = _json(run("recall", *scope, "--json", "where do I keep my notes"))
+
+    assert recalled[0]["id"] == new["id"] and recalled[0]["matched_via"] == old["id"]
+    assert old["id"] not in {r["id"] for r in recalled}
+    assert all(r["matched_via"] is None for r in recalled[1:])
+    table = run("recall", *scope, "where do I keep my notes").stdout
+    assert "matched via" in " ".join(table.split())

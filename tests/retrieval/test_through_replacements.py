@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from adk_memory.adk.service import to_memory_entry
 from adk_memory.engine import EngineConfig, MemoryEngine
 from adk_memory.factory import build_engine
 from adk_memory.model import Decision, IngestResult, InputEvent, Scope, ScoredMemory, Status
@@ -268,3 +269,16 @@ async def test_a_chain_reads_the_last_replacement_against_what_it_replaced(
     ranked = await engine.recall(ALICE, "What music streaming service do I use?", top_k=5)
 
     assert "Apple Music" in ranked[0].record.text
+
+
+async def test_adk_metadata_names_the_memory_a_replacement_answers_through(
+    store: SqliteStore,
+) -> None:
+    old, new = await _replaced_notes_app(store)
+    engine = await _engine(store, FixedClock(T0 + timedelta(days=50)), through=True)
+
+    first, *rest = await engine.recall(ALICE, "What app do I keep my notes in?", top_k=5)
+
+    assert first.record.id == new
+    assert to_memory_entry(first).custom_metadata["matched_via"] == old
+    assert all("matched_via" not in to_memory_entry(m).custom_metadata for m in rest)
