@@ -114,15 +114,13 @@ def asks_for_one(query: str) -> OneValue | None:
     anything else; None when it does not."""
     text = " ".join(query.split())
     asking = _ONE_BY_ASKING.match(text)
-    for pattern in (_WHAT_IS_MY, _WHAT_NOUN):
-        found = pattern.match(text)
-        if found is not None:
-            noun = found.group("noun")
-            if _singular(noun):
-                return OneValue(noun.lower())
-            # A plural asks for a list ("What sports do I play?"), unless it asks when
-            # ("What days do I work?": one schedule).
-            return OneValue() if asking is not None else None
+    noun = _asked_noun(text)
+    if noun is not None:
+        if _singular(noun):
+            return OneValue(noun.lower())
+        # A plural asks for a list ("What sports do I play?"), unless it asks when ("What
+        # days do I work?": one schedule).
+        return OneValue() if asking is not None else None
     found = _ONE_BY_WORDING.match(text)
     if found is not None:
         about = next((found.group(g) for g in _ABOUT_GROUPS if found.group(g)), "")
@@ -139,11 +137,17 @@ def asks_for_a_list(query: str) -> bool:
     text = " ".join(query.split())
     if _ONE_BY_ASKING.match(text) is not None:
         return False
+    noun = _asked_noun(text)
+    return noun is not None and not _singular(noun)
+
+
+def _asked_noun(text: str) -> str | None:
+    """The noun a "What is my …?" or "What … do I …?" question names, if it is one."""
     for pattern in (_WHAT_IS_MY, _WHAT_NOUN):
         found = pattern.match(text)
         if found is not None:
-            return not _singular(found.group("noun"))
-    return False
+            return found.group("noun")
+    return None
 
 
 __all__ = ["OneValue", "asks_for_a_list", "asks_for_one"]

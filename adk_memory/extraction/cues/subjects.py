@@ -26,6 +26,19 @@ RELATION_NOUNS = (
 KIN_WITHOUT_MY = r"mum|mom|mam|dad|gran|grandma|grandpa|nan"
 
 
+#: The speaker as a subject or an object.
+_SPEAKER = r"i|i'm|i've|i'd|i'll|me|mine|we|we're|we've|us"
+#: Words that open a clause or phrase before the main one ("Because of Mum's health I've
+#: moved back to Nottingham", "Though Ravi left Barclays, he still lives in Dublin"). Where
+#: no comma closes it (`_MARKERS` reads past one that does), one counts as no name only when
+#: the speaker is a subject after it: "Because Tom needed a car he bought a Tesla" is still
+#: not the speaker's news. A few more are read past only where a comma closes them
+#: (`_COMMA_CLAUSE_OPENERS`).
+_CLAUSE_OPENERS = frozenset(
+    "because although though unless until till whereas whenever despite during within "
+    "through throughout across without".split()
+)
+_COMMA_CLAUSE_OPENERS = _CLAUSE_OPENERS | {"even though", "as", "while", "if", "once", "about"}
 _ADJECTIVES = (
     r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
 )
@@ -58,9 +71,8 @@ _MARKERS = (
     # the flat to myself" the speaker's. Not one that names the speaker: "Although I left
     # Barclays, Tom still works there" is the speaker's news too, and "Though Ravi, who I
     # work with, left" closes at no aside.
-    r"(?:although|though|even though|because|as|while|whereas|unless|until|till|if|once|"
-    r"whenever|despite|during|within|through|throughout|about|across|without)"
-    r"\s(?![^,.;:!?()]{0,60}?\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|we've|us|our)\b)"
+    r"(?:" + "|".join(sorted(_COMMA_CLAUSE_OPENERS)) + r")"
+    rf"\s(?![^,.;:!?()]{{0,60}}?\b(?:{_SPEAKER}|my|our)\b)"
     r"[^,.;:!?()]{1,60},"
     r")[,:]?\s+){1,2}"
 )
@@ -212,8 +224,6 @@ _NAMED_THING_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?P<name>{_NAME})'s\s+{_ADJECTIVES}(?:[\w-]+\s+){{1,2}}?{_VERB}",
     re.IGNORECASE,
 )
-#: The speaker as a subject or an object.
-_SPEAKER = r"i|i'm|i've|i'd|i'll|me|mine|we|we're|we've|us"
 _FIRST_PERSON = LazyPattern(rf"\b(?:{_SPEAKER}|my|our)\b", re.I)
 #: The speaker in a predicate: as its subject or object, or what it names as theirs ("Tom gave
 #: me his bike", "Ravi sold my car", "Tom is my manager now"); another of the speaker's people
@@ -244,14 +254,6 @@ _OPENERS = frozenset(
 )
 
 
-#: Words that open a clause or phrase before the main one ("Because of Mum's health I've
-#: moved back to Nottingham"). Where no comma closes it (`_MARKERS` reads past one that
-#: does), one counts as no name only when the speaker is a subject after it: "Because Tom
-#: needed a car he bought a Tesla" is still not the speaker's news.
-_CLAUSE_OPENERS = frozenset(
-    "because although though unless until till whereas whenever despite during within "
-    "through throughout across without".split()
-)
 #: The speaker as the subject of a clause.
 _SPEAKER_SUBJECT = LazyPattern(r"\b(?:(?-i:I)|i'm|i've|i'd|i'll|we|we're|we've)\b", re.I)
 
