@@ -650,6 +650,26 @@ async def test_ending_the_only_value_still_supersedes_it(
             "Ended up relocating to Nottingham last month, still got boxes everywhere honestly.",
             "Which city do I live in?",
         ),
+        # A sentence run on after a comma has its own time words and maybes: "going to"
+        # there is no plan of the speaker's job.
+        (
+            "I do Saturdays as a barista at Caffè Nero.",
+            "Handed in my apron and started at Foyles last week, the staff discount is going "
+            "to ruin me.",
+            "Where's my weekend job?",
+        ),
+        # A move to a new value that a day word dates starts what holds now.
+        (
+            "My job title is Product Designer.",
+            "They changed my title to Research Lead this week, which fits what I do.",
+            "What's my job title?",
+        ),
+        # Saying where someone is from the speaker leaves the news theirs.
+        (
+            "My sister Ellie lives in Perth.",
+            "Ellie's back in Bristol now, ten minutes from me.",
+            "Where does my sister live?",
+        ),
         # Someone who left for good is gone from the role they held.
         (
             "I see a physio called Joanne for my back.",

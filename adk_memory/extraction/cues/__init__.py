@@ -21,6 +21,7 @@ among themselves (`LazyPattern`, `remembered`, `IRREGULAR`, `PAST_TENSE`, `singu
 from adk_memory.extraction.cues.changes import (
     arrived,
     corrects,
+    dated_move,
     displaced,
     ends,
     lasting_change,
@@ -73,6 +74,7 @@ __all__ = [
     "corrects",
     "cues",
     "dated_event",
+    "dated_move",
     "displaced",
     "ends",
     "holds_several",

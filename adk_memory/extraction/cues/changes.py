@@ -6,7 +6,13 @@ import re
 
 from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
-from adk_memory.extraction.cues.tense import NOW_VERSUS_BEFORE, PAST_TENSE, begins_lasting, cues
+from adk_memory.extraction.cues.tense import (
+    DAY_WORD,
+    NOW_VERSUS_BEFORE,
+    PAST_TENSE,
+    begins_lasting,
+    cues,
+)
 from adk_memory.extraction.cues.words import SPACES, content_words
 from adk_memory.extraction.sentences import mask, unmask
 
@@ -229,6 +235,18 @@ def _arrival(text: str) -> re.Match[str] | None:
 def _moves_to_value(text: str) -> bool:
     match = _arrival(text)
     return match is not None and match.group(0).split()[0].lower() not in _EVENT_VERBS
+
+
+@remembered
+def dated_move(text: str) -> bool:
+    """Whether `text` tells a move to a new value that only a day word dates ("They changed
+    my title to UX Research Lead this week", "Switched to oat milk today"): the start of what
+    holds now, as an event a day word dates is (`dated_event`), not a passing state ("I'm at
+    the library this afternoon")."""
+    if DAY_WORD.search(text) is None or not _moves_to_value(text):
+        return False
+    found = cues(DAY_WORD.sub(" ", text))
+    return not (found.temporary or found.hypothetical or found.past)
 
 
 @remembered

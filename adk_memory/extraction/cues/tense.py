@@ -297,7 +297,7 @@ _BEGINNING = LazyPattern(
 
 #: A day word that dates an event said in the past tense ("Passed my B1 exam today",
 #: "Completed on the house this morning"): it bounds no passing state.
-_DAY_WORD = LazyPattern(r"\b(?:earlier )?(?:today|this (?:morning|afternoon|evening|week))\b", re.I)
+DAY_WORD = LazyPattern(r"\b(?:earlier )?(?:today|this (?:morning|afternoon|evening|week))\b", re.I)
 #: A clause told in the past tense ("Read a piece in the FT this morning").
 PAST_TENSE = LazyPattern(
     rf"^\W*(?:[a-z]+ed|{IRREGULAR})\b|\b(?:i|we)\s+(?:just\s+)?(?:[a-z]+ed|{IRREGULAR})\b",
@@ -361,9 +361,9 @@ def dated_event(text: str) -> bool:
     """Whether `text` tells an event of the speaker's in the past tense that only a day word
     dates ("Passed my B1 German exam today!!", "We completed on the house this morning"): what
     it brought about may last, unlike "I'm working at the library this afternoon"."""
-    if _OUTCOME_EVENT.search(text) is None or _DAY_WORD.search(text) is None:
+    if _OUTCOME_EVENT.search(text) is None or DAY_WORD.search(text) is None:
         return False
-    found = cues(_DAY_WORD.sub(" ", text))
+    found = cues(DAY_WORD.sub(" ", text))
     return not (found.temporary or found.hypothetical or found.past)
 
 
@@ -388,11 +388,11 @@ def measured_now(text: str) -> bool:
     morning", "hit 140kg on deadlift today!!! new pr"): the latest reading of a quantity is
     its current value, unlike "I'm working at the library this afternoon". No maybe and not
     the past."""
-    if _DAY_WORD.search(text) is None or _AMOUNT.search(text) is None:
+    if DAY_WORD.search(text) is None or _AMOUNT.search(text) is None:
         return False
     if _READING.search(text) is None:
         return False
-    found = cues(_DAY_WORD.sub(" ", text))
+    found = cues(DAY_WORD.sub(" ", text))
     return not (found.hypothetical or found.past)
 
 

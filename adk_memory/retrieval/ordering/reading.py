@@ -18,6 +18,7 @@ from adk_memory.extraction.cues import (
     begins_lasting,
     cues,
     dated_event,
+    dated_move,
     is_relation,
     lasting_change,
     measured_now,
@@ -171,13 +172,15 @@ def reads_current(found: Cues, text: str) -> bool:
     """Whether `text` may stand in for an earlier answer: lasting (not a passing moment, a
     maybe or the past), hedged but about now ("pescatarian now, I guess"), the start of
     something lasting whatever time word dates it ("First day at St James's today"), an
-    event a day word dates ("Passed my B1 exam today"), or the latest reading of an amount
+    event or a move to a new value a day word dates ("Passed my B1 exam today", "They
+    changed my title to UX Research Lead this week"), or the latest reading of an amount
     ("The scales said 84 kg this morning")."""
     return (
         found.lasting
         or found.hedged
         or begins_lasting(text)
         or dated_event(text)
+        or dated_move(text)
         or measured_now(text)
     )
 

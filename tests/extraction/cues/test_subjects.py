@@ -137,6 +137,8 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         # A twin is a relation; where someone is now, after "'s".
         ("My twin gets called Bea by everyone.", {"twin"}),
         ("Chloe's up in Glasgow now, she got the lecturer job.", {"chloe"}),
+        # Where they are from the speaker makes it no news of the speaker's.
+        ("Ellie's back in London now, three stops from me.", {"ellie"}),
         ("Tom's back in Leeds.", {"tom"}),
         ("Mum's off to Spain for good.", {"mother"}),
         # What someone or something is doing or how much of theirs moved, after "'s".
@@ -312,6 +314,19 @@ def test_split_conjoined_parts_clauses_whose_subjects_may_differ() -> None:
         "My dad reads the Telegraph",
         "rings me about it.",
     )
+    # A sentence run on after a comma, with a subject and a verb of its own.
+    assert split_conjoined("We've gone over to BT, the speed test said 900 Mbps!") == (
+        "We've gone over to BT",
+        "the speed test said 900 Mbps!",
+    )
+    # A pronoun goes on about what came before the comma, and an aside has no verb.
+    for whole in (
+        "Tom left Google, he's at Meta now.",
+        "Ollie's calling me Bey, it will NOT catch on.",
+        "I work at Google, the one in King's Cross.",
+        "My manager, the one I told you about, is Dana.",
+    ):
+        assert split_conjoined(whole) == (whole,)
 
 
 @pytest.mark.parametrize(
