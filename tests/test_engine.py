@@ -650,13 +650,12 @@ async def test_ending_the_only_value_still_supersedes_it(
             "Ended up relocating to Nottingham last month, still got boxes everywhere honestly.",
             "Which city do I live in?",
         ),
-        # A sentence run on after a comma has its own time words and maybes: "going to"
-        # there is no plan of the speaker's job.
+        # A thing of the speaker's that acts is the speaker's news, not someone else's.
         (
-            "I do Saturdays as a barista at Caffè Nero.",
-            "Handed in my apron and started at Foyles last week, the staff discount is going "
-            "to ruin me.",
-            "Where's my weekend job?",
+            "I'm a teacher at Westbrook High, mostly year 9 English.",
+            "My new lanyard for Kingsmead College came through today, first staff meeting "
+            "tomorrow.",
+            "Which school do I teach at?",
         ),
         # A move to a new value that a day word dates starts what holds now.
         (
@@ -959,6 +958,36 @@ async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
             "My cat's called Mochi.",
             "reading my nephew a story about a cat called Garfield, now he wants a fat orange one",
             "What's my cat called?",
+        ),
+        # A sentence run on after a comma is still about whom the first one named, and a
+        # time word, a plan or a stand-in there still bounds it (a review found each lost
+        # or buried with a draft that read the run-on sentence on its own).
+        (
+            "I work at Google.",
+            "Ravi left Google, the leaving drinks were on Friday.",
+            "Where do I work?",
+        ),
+        (
+            "My gym is PureGym.",
+            "Sara quit PureGym for Nuffield, the membership was 70 a month.",
+            "Which gym do I go to?",
+        ),
+        (
+            "I live in Leeds.",
+            "My sister moved to Glasgow, the flat in Headingley is so quiet now.",
+            "Where do I live?",
+        ),
+        (
+            "I drive a Golf.",
+            "Going to buy a Tesla in the spring, the Golf has done 120k miles.",
+            "What car do I drive?",
+        ),
+        # Someone named by what they do, and a former pet, are no thing of the speaker's.
+        ("I live in Manchester.", "My trainer moved to Leeds, she loves it.", "Where do I live?"),
+        (
+            "I have a ginger cat named Marmalade.",
+            "my first cat Socks lived to 19, which is wild for a moggy",
+            "What's my cat's name?",
         ),
     ],
 )

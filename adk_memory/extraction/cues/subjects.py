@@ -271,26 +271,11 @@ def _speaker_after_opener(text: str, start: int) -> bool:
 _STRETCHED = LazyPattern(r"(\w)\1\1", re.IGNORECASE)
 #: How much of a statement `subject_words` reads.
 _SUBJECT_READ_CHARS = 1000
-#: The subject and verb that open a sentence of its own after a comma: a noun phrase of a
-#: few words, then a finite verb. Not a pronoun: "he", "she", "it" or "that" go on about
-#: what was said before the comma, and their maybes and denials are its own ("Tom left
-#: Google, he's at Meta now"; "Ollie's started calling me Beyonce, it will NOT catch on").
-_RUN_ON_SUBJECT = (
-    r"(?:the|my|our|this|that)\s+[a-z][^,.;!?]{0,40}?"
-    r"\b(?:is|are|was|were|has|have|had|said|says|seems|seem|looks|look|feels|feel|will|"
-    r"won't|can|can't|does|doesn't|did|didn't)\b"
-)
 #: Where one clause of a sentence ends and another begins, whoever its subject: "My
 #: girlfriend just started at Airbus, so we're both aerospace nerds now", "The gym closed so
 #: I joined PureGym", "Ravi left Google, I'm so jealous".
 _CONJOINED = LazyPattern(
     r",\s+(?=(?:so|and|but|now|then|because|cos|which|i|i'm|i've|we|we're|we've)\b)"
-    # A comma before a sentence of its own, run on: "started at Waterstones on Saturday,
-    # the staff discount is going to bankrupt me", "We've gone over to BT, the speed test
-    # this morning said 900", "Sold the Golf, the insurance alone was 900". Its time words and
-    # maybes are not the first one's; an aside without a verb is no sentence ("I work at
-    # Google, the one in King's Cross").
-    rf"|,\s+(?={_RUN_ON_SUBJECT})"
     r"|\s+(?:because|cos)\s+|;\s*|\s+[\u2013\u2014-]\s+"
     # "and then" goes on with what happened next ("My dad reads the Telegraph and then rings
     # me about it").
