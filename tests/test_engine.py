@@ -650,25 +650,6 @@ async def test_ending_the_only_value_still_supersedes_it(
             "Ended up relocating to Nottingham last month, still got boxes everywhere honestly.",
             "Which city do I live in?",
         ),
-        # A thing of the speaker's that acts is the speaker's news, not someone else's.
-        (
-            "I'm a teacher at Westbrook High, mostly year 9 English.",
-            "My new lanyard for Kingsmead College came through today, first staff meeting "
-            "tomorrow.",
-            "Which school do I teach at?",
-        ),
-        # A move to a new value that a day word dates starts what holds now.
-        (
-            "My job title is Product Designer.",
-            "They changed my title to Research Lead this week, which fits what I do.",
-            "What's my job title?",
-        ),
-        # Saying where someone is from the speaker leaves the news theirs.
-        (
-            "My sister Ellie lives in Perth.",
-            "Ellie's back in Bristol now, ten minutes from me.",
-            "Where does my sister live?",
-        ),
         # Someone who left for good is gone from the role they held.
         (
             "I see a physio called Joanne for my back.",
@@ -982,8 +963,21 @@ async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
             "Going to buy a Tesla in the spring, the Golf has done 120k miles.",
             "What car do I drive?",
         ),
-        # Someone named by what they do, and a former pet, are no thing of the speaker's.
+        # Someone named by what they do, a pet, a project and a former pet are no news of
+        # the speaker's own, with "my" or without (a review found each put first by a draft
+        # that read a subject written in lower case as a thing of the speaker's).
         ("I live in Manchester.", "My trainer moved to Leeds, she loves it.", "Where do I live?"),
+        (
+            "I go to Park Surgery.",
+            "nurse moved to Riverside Practice.",
+            "Which surgery do I go to?",
+        ),
+        ("I use Slack at work.", "project uses Teams now.", "What chat app do I use at work?"),
+        (
+            "I sleep in the big bedroom.",
+            "ferret lives in the big bedroom now.",
+            "Which room do I sleep in?",
+        ),
         (
             "I have a ginger cat named Marmalade.",
             "my first cat Socks lived to 19, which is wild for a moggy",

@@ -43,24 +43,18 @@ def same_person(
     lead is Kenji"). "Google announced layoffs" is not about "my wife", who works there.
 
     With `naming`, a statement of the speaker's that names the state's person is about them
-    too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"), and a
-    thing of the speaker's that acts is the speaker's news ("My new lanyard for Kingsmead
-    College came through" after "I teach at Westbrook High"): enough to order two answers,
-    not to displace one ("I moved out, mum stayed in Swansea").
+    too ("Helped mum unpack at her new bungalow" after "My mum lives in Swansea"): enough to
+    order two answers, not to displace one ("I moved out, mum stayed in Swansea").
 
     `aliases` (`Reading.aliases`) join a name to the relation it was given elsewhere:
     "Priya moved to Leeds" is about "my sister" once "My sister Priya" was said."""
     who_old = subject_words(older)
-    if naming:
-        who_old = _beings_in(who_old, older)
     about = reported_about(newer)
     if about is not None:
         # A report is about whom it reports on, never the speaker: "Tom told me he's at
         # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
         return _names(who_old, about)
     who_new = subject_words(newer, possessed=True)
-    if naming:
-        who_new = _beings_in(who_new, newer)
     if not who_new:
         return not who_old or (naming and _names(who_old, newer))
     if who_old:
@@ -70,39 +64,6 @@ def same_person(
     # Whom the speaker's state names as company is not its subject: "my flatmate just moved
     # to Leeds" does not move "I rent a flat in Manchester with one flatmate".
     return THIRD_PERSON not in who_new and who_new <= person_words(_COMPANY.sub(" ", older))
-
-
-#: Subjects that are someone, or a being of the speaker's, written in lower case: groups of
-#: people, people named by what they do ("landlord", "instructor", "dentist"), and pets.
-_BEINGS = frozenset(
-    "team office company family department class club school band firm agency crew squad "
-    "group staff people everyone everybody someone somebody anyone nobody landlord landlady "
-    "nanny vet gp doc dog cat puppy kitten pet horse pony rabbit hamster bird parrot tortoise "
-    "fish".split()
-)
-_BEING_ENDINGS = ("er", "or", "ist", "ian", "ant", "ent", "man", "men", "ess")
-
-
-def _beings_in(who: frozenset[str], text: str) -> frozenset[str]:
-    """`who` without the things of the speaker's it names: a subject written only in lower
-    case that names no person, group or animal ("lanyard" of "My new lanyard came through",
-    "broadband" of "broadband is Virgin Media"). A capitalised word may be a name and
-    stays."""
-    return frozenset(word for word in who if not _a_thing(word, text))
-
-
-#: Words `subject_words` may read as the subject of "my first cat Socks lived to 19": one
-#: that was, not a thing of the speaker's now.
-_FORMER = frozenset({"first", "previous", "former", "last", "late"})
-
-
-def _a_thing(word: str, text: str) -> bool:
-    if word == THIRD_PERSON or is_relation(word) or word in _BEINGS or word in _FORMER:
-        return False
-    if word.endswith(_BEING_ENDINGS):
-        return False
-    said = re.findall(rf"\b{re.escape(word)}\b", text, re.IGNORECASE)
-    return bool(said) and all(found == word for found in said)
 
 
 #: Someone named beside the speaker or as where the speaker is ("with one flatmate", "and my
