@@ -595,6 +595,24 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Google.", "ravi left google last week"),
         ("I use Spotify.", "tom cancelled spotify"),
         ("I work at Google.", "RAVI LEFT GOOGLE"),
+        # A stand-in while the usual one is away or mended, wherever the sentence bounds it.
+        ("I drive a VW Golf.", "car's in the garage till Friday, so I'm driving a hire Corsa."),
+        ("I drive a VW Golf.", "Golf's at the mechanic until Thursday so I'm driving my Astra."),
+        ("My manager is Sarah.", "While Sarah's off, I report to Tom."),
+        (
+            "I work at Deloitte.",
+            "Deloitte's seconded me to the client in Bristol, so I'm working at Airbus.",
+        ),
+        # A hedge on how long it lasts is no evidence the usual value is gone.
+        (
+            "I live in Leeds.",
+            "The flat's being fumigated, so I'm living at Tom's in Harrogate for now.",
+        ),
+        # A thing of a place is not the speaker's own.
+        ("I drink oat lattes.", "coffee at work is Nescafé now, grim."),
+        ("My rent is £1,200 a month.", "rents in Leeds went up to £1,400 on average."),
+        # A phone or a laptop that "died" ran flat; it is gone only with a replacement.
+        ("My phone is an iPhone 15.", "My phone died at the gig so I couldn't text you back."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

@@ -497,6 +497,18 @@ _DROPPED_SUBJECT = re.compile(
 _SPEAKER_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE)
 
 
+#: A hedge on how long a state lasts ("I'm living at Tom's for now"): what it states may
+#: hold, but it is no evidence that the usual value is gone, so it fills no slot.
+_TENTATIVE = re.compile(r"\b(?:for now|for the moment|for the time being)\b", re.IGNORECASE)
+#: A thing of a place rather than the speaker's own: "coffee at work is Nescafé now", "rents
+#: in Leeds went up to 1,400", "Rent in my building is going up" (not "my rent").
+_A_PLACES_THING = re.compile(
+    r"^\W*(?:the\s+)?[a-z]+\s+(?:at|in|around|across|near|on)\s+[^,.;!?]{1,40}?"
+    r"\s+(?:is|are|was|were|'s|went|goes|go|has|have|had|got|gets|will|costs?|rose|fell)\b",
+    re.IGNORECASE,
+)
+
+
 def match_slot(
     sentence: str, *, introduction: bool = False, dropped: DroppedSubject = "speaker"
 ) -> SlotMatch | None:
@@ -512,10 +524,10 @@ def match_slot(
             speaker's fills a slot of the speaker's.
     """
     said = cues(sentence)
-    if not said.lasting:
+    if not said.lasting or _TENTATIVE.search(sentence):
         return None
     core = mask(_core(sentence))
-    if scoped(core):
+    if scoped(core) or _A_PLACES_THING.match(core):
         return None
     readings: list[tuple[str | None, str]] = [(None, core)]
     if dropped == "speaker" and _DROPPED_SUBJECT.match(core):
@@ -566,6 +578,8 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         return None
     text = unmask(_core(sentence))
     if dropped == "someone" and not _SPEAKER_FIRST.match(text):
+        return None
+    if _A_PLACES_THING.match(mask(text)):
         return None
     if _third_person(mask(text)) is not None:
         return None
@@ -699,8 +713,11 @@ class LocalExtractor:
             if kept is None:
                 continue
             clauses = split_clauses(kept)
+            # A passing moment anywhere in the sentence bounds each clause of it: "The car's
+            # in the garage till Friday, so I'm driving a hire Corsa" states no new car.
+            bounded = len(clauses) > 1 and cues(kept).temporary
             slots = [
-                match_slot(c, introduction=introduction, dropped=dropped)
+                (None if bounded else match_slot(c, introduction=introduction, dropped=dropped))
                 or match_change(c, dropped=dropped)
                 for c in clauses
             ]

@@ -16,8 +16,17 @@ _TEMPORARY = LazyPattern(
     r"(?:day|night|weekend|week|trip|holiday|holidays|conference|summer|visit|meeting|wedding|"
     r"funeral|party|gig|festival|match)|"
     r"for a (?:few|couple of) (?:days|weeks|hours)|for (?:a|an|one|two|three) (?:days?|weeks?|"
-    r"nights?|hours?)|until (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
+    r"nights?|hours?)|(?:until|till|til) (?:monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
+    # Until what is broken is mended: "till the boiler's fixed", "until it's repaired".
+    r"(?:until|till|til) [^,.;!?]{1,30}?(?:'s| is| are| gets?) (?:fixed|repaired|back|sorted)|"
+    # A stand-in while the usual one is away or mended: "While Sarah's off, I report to Tom",
+    # "while mine's in the garage", "while the Pixel's screen gets fixed".
+    r"while [^,.;!?]{1,40}?(?:'s|'re| is| are| gets?) (?:off|away|on (?:leave|holiday|tour)|"
+    r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired)|"
+    # A car or a job lent for a while: "a hire Corsa", "borrowing a Dell from work", "seconded
+    # to HSBC".
+    r"(?:hire|hired|rental) (?:car|van|bike|e-bike|(?-i:[A-Z]))|borrowing|seconded|secondment|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
     r"rented|borrowed|next (?:week|month|weekend)|"
     # A stand-in while the usual one is away, a trial, a go for fun: "I'm on my old Motorola
