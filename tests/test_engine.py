@@ -63,6 +63,14 @@ async def _later(
         # Chat words and stretched words are no names.
         ("I work at Google.", "tbh left google last week"),
         ("I use Spotify.", "sooo switched to tidal"),
+        # A passing moment beside a lasting change bounds only its own clause, a secondment
+        # that became a job is the job, and "my flat" is the speaker's own place.
+        ("I work at Deloitte.", "I work at Google now, but I'm on holiday till Monday."),
+        ("I live in Leeds.", "I live in Bristol now, renting for now until we buy."),
+        ("My rent is £1,200 a month.", "Rent on my flat went up to £1,300."),
+        ("I work at Deloitte.", "I work at Airbus now, they hired me after my secondment."),
+        ("I live in Leeds.", "Moved to Sheffield for good, the rental van was a nightmare."),
+        ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
     ],
 )
 async def test_classic_updates_replace(
@@ -613,6 +621,17 @@ async def test_longer_lists_keep_their_other_items(
         ("My rent is £1,200 a month.", "rents in Leeds went up to £1,400 on average."),
         # A phone or a laptop that "died" ran flat; it is gone only with a replacement.
         ("My phone is an iPhone 15.", "My phone died at the gig so I couldn't text you back."),
+        # What a thing of the speaker's is like or where it is, not which one it is.
+        ("My phone is an iPhone 15.", "My phone is at 2%."),
+        ("My car is a Ford Focus.", "My car is at the garage."),
+        ("My salary is £40k.", "My salary is a joke."),
+        ("My dentist is Dr Patel.", "My dentist is lovely."),
+        ("My name is Sam.", "My name is mud after forgetting the anniversary."),
+        # A change of a thing that goes with the slot's thing, not of the thing itself.
+        ("I drive a VW Golf.", "Switched my car insurance to Admiral."),
+        ("My dentist is Dr Patel.", "Moved my dentist appointment to Friday."),
+        ("My phone is an iPhone 15.", "Switched my phone contract to Giffgaff."),
+        ("I use Spotify.", "Upgraded my Spotify to the family plan."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

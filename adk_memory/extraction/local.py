@@ -497,16 +497,113 @@ _DROPPED_SUBJECT = re.compile(
 _SPEAKER_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE)
 
 
-#: A hedge on how long a state lasts ("I'm living at Tom's for now"): what it states may
-#: hold, but it is no evidence that the usual value is gone, so it fills no slot.
-_TENTATIVE = re.compile(r"\b(?:for now|for the moment|for the time being)\b", re.IGNORECASE)
+#: A hedge on how long the value itself lasts ("I'm living at Tom's in Harrogate for now"):
+#: it may hold, but it is no evidence that the usual value is gone, so it fills no slot. Not
+#: a hedge on something else ("I work at Google now, loving it for the moment").
+_TENTATIVE = re.compile(r"\bfor (?:now|the moment|the time being)\b", re.IGNORECASE)
+_WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
+
+
+def _hedged_value(sentence: str, value: str) -> bool:
+    """Whether the part of `sentence` that states `value` hedges how long it lasts."""
+    at = sentence.lower().find(value.lower())
+    if at < 0:
+        return False
+    part = re.split(r"[,.;!?\u2013\u2014]", sentence[at:], maxsplit=1)[0]
+    return _TENTATIVE.search(part) is not None
+
+
 #: A thing of a place rather than the speaker's own: "coffee at work is Nescafé now", "rents
-#: in Leeds went up to 1,400", "Rent in my building is going up" (not "my rent").
+#: in Leeds went up to 1,400". Not of the speaker's place ("Rent on my flat went up to
+#: 1,300", "Coffee at home is black now") nor the speaker's work ("Work at Google is great").
 _A_PLACES_THING = re.compile(
-    r"^\W*(?:the\s+)?[a-z]+\s+(?:at|in|around|across|near|on)\s+[^,.;!?]{1,40}?"
-    r"\s+(?:is|are|was|were|'s|went|goes|go|has|have|had|got|gets|will|costs?|rose|fell)\b",
+    r"^\W*(?:the\s+)?(?!(?:work|job)\b)[a-z]+\s+(?:at|in|around|across|near|on)\s+"
+    r"(?:(?!\b(?:my|our|mine|home)\b)[^,.;!?]){1,40}?"
+    r"\s+(?:is|are|was|were|'s|went|goes|go|has|have|had|got|gets|will|costs?|rose|fell)\b"
+    r"(?!.*\bmine\b)",
     re.IGNORECASE,
 )
+
+
+#: The speaker, or a group of people the speaker belongs to, as what was moved.
+_THE_SPEAKERS_GROUP = re.compile(
+    r"^\W*(?:me|us|(?:(?:my|our|the) )?(?:whole )?(?:team|department|group|office|squad|unit))"
+    r"\W*$",
+    re.IGNORECASE,
+)
+#: A capitalised word: a name, so a value of its own rather than a thing moved.
+_NAMED = re.compile(r"\b(?-i:[A-Z])")
+
+
+#: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
+_SO = re.compile(r"\bso\W*$", re.IGNORECASE)
+#: What opens a clause that bounds the one before it ("…while I'm up in Scotland").
+_BOUNDING = re.compile(r"^\W*(?:while|until|till|til|during|whilst)\b", re.IGNORECASE)
+
+
+def _bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bool:
+    """Whether clause `i` of `sentence` holds only for a passing moment another clause
+    states: it follows from it ("The car's in the garage till Friday, so I'm driving a hire
+    Corsa") or is bounded by it ("I'm driving my mum's Micra while I'm up in Scotland").
+    A passing moment beside a lasting change bounds nothing ("I work at Google now, I'm on
+    holiday till Monday")."""
+    clause = clauses[i]
+    at = sentence.find(clause)
+    if at < 0:
+        return False
+    before, after = sentence[:at], sentence[at + len(clause) :]
+    # It follows from a passing moment ("…, so I'm driving a hire Corsa"), or one opens the
+    # sentence ("While Sarah's off, I report to Tom").
+    if (
+        i > 0
+        and any(cues(c).temporary for c in clauses[:i])
+        and (_SO.search(before) or _BOUNDING.match(clauses[0]))
+    ):
+        return True
+    # A bound told in the past dates an event, not the state: "My salary is £46k now, the
+    # rise came through while I was on holiday".
+    return bool(_BOUNDING.match(after)) and cues(after).temporary and not _WAS.search(after)
+
+
+#: How an object that says where a thing is, what it is like or what happens to it opens
+#: ("at the garage", "due on Friday", "basically a brick", "paid on the 28th").
+_NOT_A_VALUE_START = re.compile(
+    r"^(?:at|on|in|with|by|under|off|out|up|down|due|from|for|to|into|my|your|his|her|their|"
+    r"our|its|so|too|very|really|basically|literally|just|still|always|never|kind of|sort of|"
+    r"such|quite|pretty|totally|absolutely|not|paid|(?-i:[a-z]+)(?:ed|ing))\b",
+    re.IGNORECASE,
+)
+#: Words that judge a thing rather than name which one it is ("My salary is a joke", "My
+#: dentist is lovely", "My hair is a mess").
+_JUDGEMENTS = frozenset(
+    "nightmare mess joke disaster tip pain shambles brick lifesaver life rubbish awful "
+    "terrible great fine ok okay good bad lovely amazing brilliant boring stressful busy "
+    "hectic dead broken packed full crap useless slow fast expensive cheap mud gorgeous nice "
+    "perfect weird".split()
+)
+#: A statement of what a thing of the speaker's is ("My car is …", "My name is …").
+_SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|name's)\b", re.IGNORECASE)
+#: Slots whose values are ordinary words ("vegan", "brown", "nurse", "oat latte").
+_WORDED_SLOTS = frozenset({"job_title", "hair", "diet", "drink", "favorite", "relationship_status"})
+#: Words a name never holds in lower case ("My name is on the list", "mud after…").
+_NOT_IN_A_NAME = re.compile(r"\b(?-i:after|the|on|for|in|at|with|to|of|is|was|when)\b")
+
+
+def _names_a_value(obj: str, predicate: str) -> bool:
+    """Whether `obj`, said as what the speaker's `predicate` is ("My car is a Ford Focus"),
+    names which one it is rather than what it is like or where it is ("My car is at the
+    garage", "My dentist is lovely"): a name, a number, an address or a known value, or an
+    ordinary word for a slot whose values are ordinary words ("My diet is vegan")."""
+    if _NOT_A_VALUE_START.match(obj):
+        return False
+    words = [w.strip(".,;:!?\"'()").lower() for w in obj.split()]
+    if any(w in _JUDGEMENTS for w in words[:2]):
+        return False
+    if predicate == "name":
+        return _NOT_IN_A_NAME.search(obj) is None
+    if re.search(r"[A-Z0-9@£$€]", obj) or category_of(obj) is not None:
+        return True
+    return predicate.split(":", 1)[0] in _WORDED_SLOTS
 
 
 def match_slot(
@@ -524,7 +621,7 @@ def match_slot(
             speaker's fills a slot of the speaker's.
     """
     said = cues(sentence)
-    if not said.lasting or _TENTATIVE.search(sentence):
+    if not said.lasting:
         return None
     core = mask(_core(sentence))
     if scoped(core) or _A_PLACES_THING.match(core):
@@ -541,9 +638,18 @@ def match_slot(
                 continue
             predicate = "name"
         obj = _clean_object(unmask(m.group("obj")))
-        if not obj or len(obj) > 80 or len(obj.split()) > 8:
+        if not obj or len(obj) > 80 or len(obj.split()) > 8 or _hedged_value(sentence, obj):
             continue
         groups = m.groupdict()
+        slot = (
+            HEAD_ATTRIBUTE[" ".join(groups["head"].lower().split())]
+            if groups.get("head")
+            else predicate
+        )
+        if _SAYS_WHAT_MINE_IS.match(m.group(0)) and not _names_a_value(obj, slot):
+            # "My phone is at 2%", "My salary is a joke", "My name is mud after…": what the
+            # thing is like or where it is, not which one it is.
+            continue
         old = _clean_object(unmask(groups["old"])) if groups.get("old") else None
         pred = predicate
         if groups.get("head"):
@@ -593,14 +699,21 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     old = displaced(text)
     new = arrived(text)
     thing = moved_thing(text)
-    if not old and thing and head_attribute(thing) is None:
-        # "moved our standup to 10:15" displaces what was said of the standup.
+    if not old and thing and head_attribute(thing) is None and not _NAMED.search(thing):
+        # "moved our standup to 10:15" displaces what was said of the standup; "Upgraded my
+        # Spotify to the family plan" keeps Spotify.
         old = [thing]
     category = category_of(new) if new else None
     category = category or (category_of(" ".join(old)) if old else None)
     predicate = predicate_for_category(category)
     if predicate is None and new:
-        predicate = head_attribute(text)
+        # The slot whose noun the moved thing ends with: "Switched my car insurance to
+        # Admiral" moves the insurance, not the car; "Moved my dentist appointment to
+        # Friday" the appointment, not the dentist.
+        # The speaker or the speaker's team moved is the speaker's place moved: "The company
+        # moved our team to a new office by the Isar".
+        own = thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None
+        predicate = head_attribute(text) if own else head_attribute(thing, ending=True)
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
         # "I'm an oat latte person now", "it's matcha every morning now": a specific value of
         # a one-at-a-time category, said as a lasting change, moves that slot ("I'm drinking
@@ -713,13 +826,14 @@ class LocalExtractor:
             if kept is None:
                 continue
             clauses = split_clauses(kept)
-            # A passing moment anywhere in the sentence bounds each clause of it: "The car's
-            # in the garage till Friday, so I'm driving a hire Corsa" states no new car.
-            bounded = len(clauses) > 1 and cues(kept).temporary
             slots = [
-                (None if bounded else match_slot(c, introduction=introduction, dropped=dropped))
+                (
+                    None
+                    if _bounded_by_its_sentence(kept, clauses, i)
+                    else match_slot(c, introduction=introduction, dropped=dropped)
+                )
                 or match_change(c, dropped=dropped)
-                for c in clauses
+                for i, c in enumerate(clauses)
             ]
             if not any(slots):
                 remainder.append(kept)

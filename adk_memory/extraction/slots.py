@@ -251,13 +251,15 @@ def category_of(text: str, *, specific: bool = False) -> str | None:
     return match[1] if match else None
 
 
-def head_attribute(text: str) -> str | None:
+def head_attribute(text: str, *, ending: bool = False) -> str | None:
     """The slot named by an attribute head noun in `text` ("moved my current account over to
-    Monzo" → "bank"), longest head first."""
+    Monzo" → "bank"), longest head first; with `ending`, only a head that ends `text` (of
+    "car insurance" the head is "insurance", no slot's)."""
     lowered = f" {' '.join(text.lower().split())} "
     for head in sorted(_HEADS, key=len, reverse=True):
-        if f" {head} " in lowered or f" {head}s " in lowered:
-            return _HEADS[head]
+        for form in (f" {head} ", f" {head}s "):
+            if lowered.endswith(form) if ending else form in lowered:
+                return _HEADS[head]
     return None
 
 

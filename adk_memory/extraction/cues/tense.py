@@ -20,13 +20,14 @@ _TEMPORARY = LazyPattern(
     r"sunday|tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
     # Until what is broken is mended: "till the boiler's fixed", "until it's repaired".
     r"(?:until|till|til) [^,.;!?]{1,30}?(?:'s| is| are| gets?) (?:fixed|repaired|back|sorted)|"
-    # A stand-in while the usual one is away or mended: "While Sarah's off, I report to Tom",
-    # "while mine's in the garage", "while the Pixel's screen gets fixed".
-    r"while [^,.;!?]{1,40}?(?:'s|'re| is| are| gets?) (?:off|away|on (?:leave|holiday|tour)|"
-    r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired)|"
-    # A car or a job lent for a while: "a hire Corsa", "borrowing a Dell from work", "seconded
-    # to HSBC".
-    r"(?:hire|hired|rental) (?:car|van|bike|e-bike|(?-i:[A-Z]))|borrowing|seconded|secondment|"
+    # A stand-in while the usual one is away or mended, or the speaker is: "While Sarah's
+    # off, I report to Tom", "while mine's in the garage", "while I'm up in Scotland".
+    r"while [^,.;!?]{1,40}?(?:'s|'re|'m| is| are| am| gets?) (?:off|away|on (?:leave|holiday|tour)|"
+    r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired|up in|over in|"
+    r"visiting|staying)|"
+    # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
+    r"(?:hire|hired|rental) (?:car|van|bike|e-bike|(?-i:[A-Z]))|on (?:a |my )?secondment|"
+    r"(?:i'm|i am|i've been|i have been) seconded|seconded me|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
     r"rented|borrowed|next (?:week|month|weekend)|"
     # A stand-in while the usual one is away, a trial, a go for fun: "I'm on my old Motorola
@@ -57,6 +58,11 @@ _CHANGE_START = LazyPattern(
     r"\b(?:(?:as of|since|from|starting) (?:this|today|tomorrow|next)|"
     r"(?:started|began|begun|starts|start) (?:[\w-]+ )?(?:this|today|last))\b",
     re.IGNORECASE,
+)
+#: Words that say a change is for good, whatever passing moment the statement also tells
+#: ("Moved to Sheffield for good, the rental van was a nightmare").
+_FOR_GOOD = LazyPattern(
+    r"\b(?:for good|permanent|permanently|for the foreseeable(?: future)?)\b", re.IGNORECASE
 )
 #: A plan: not a fact about the present, but a later plan stands in for an earlier one.
 _PLAN = LazyPattern(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
@@ -260,7 +266,11 @@ def holds_several(text: str) -> bool:
 @remembered
 def cues(text: str) -> Cues:
     """What the wording of `text` allows."""
-    temporary = bool(_TEMPORARY.search(text)) and not _CHANGE_START.search(text)
+    temporary = (
+        bool(_TEMPORARY.search(text))
+        and not _CHANGE_START.search(text)
+        and not _FOR_GOOD.search(text)
+    )
     question = text.rstrip().endswith("?")
     hypothetical = bool(_HYPOTHETICAL.search(text)) or question
     # A recent start dated by "ago" is no past, unless the past is said otherwise too
