@@ -70,6 +70,7 @@ async def _later(
         ("My rent is £1,200 a month.", "Rent on my flat went up to £1,300."),
         ("I work at Deloitte.", "I work at Airbus now, they hired me after my secondment."),
         ("I live in Leeds.", "Moved to Sheffield for good, the rental van was a nightmare."),
+        ("I live in Leeds.", "Moved to Bristol while the kids were off school, it's home now."),
         ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
     ],
 )
@@ -632,6 +633,17 @@ async def test_longer_lists_keep_their_other_items(
         ("My dentist is Dr Patel.", "Moved my dentist appointment to Friday."),
         ("My phone is an iPhone 15.", "Switched my phone contract to Giffgaff."),
         ("I use Spotify.", "Upgraded my Spotify to the family plan."),
+        # A value bounded to a span or a context, or a thing moved to where or how it is.
+        ("I live in Leeds.", "I'm living in Lisbon for the winter."),
+        ("My manager is Sarah.", "I report to Tom during the reorg."),
+        (
+            "My dentist is Dr Patel.",
+            "My dentist is Dr Shah for the root canal, specialist referral.",
+        ),
+        ("I drink oat lattes.", "Switched to herbal tea for Lent."),
+        ("My browser is Firefox.", "Switched to Chrome for work only."),
+        ("I drive a VW Golf.", "Moved my car to the multi-storey."),
+        ("My phone is an iPhone 15.", "Switched my phone to dark mode."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

@@ -497,10 +497,26 @@ _DROPPED_SUBJECT = re.compile(
 _SPEAKER_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE)
 
 
-#: A hedge on how long the value itself lasts ("I'm living at Tom's in Harrogate for now"):
-#: it may hold, but it is no evidence that the usual value is gone, so it fills no slot. Not
-#: a hedge on something else ("I work at Google now, loving it for the moment").
-_TENTATIVE = re.compile(r"\bfor (?:now|the moment|the time being)\b", re.IGNORECASE)
+#: A hedge on how long the value itself lasts, or a bound on where it holds ("I'm living at
+#: Tom's in Harrogate for now", "I'm living in Lisbon for the winter"): it may hold, but it is
+#: no evidence that the usual value is gone, so it fills no slot. Not a hedge on something
+#: else ("I work at Google now, loving it for the moment").
+_TENTATIVE = re.compile(
+    r"\b(?:for (?:now|the moment|the time being)"
+    # A span or a context that bounds the value: "in Lisbon for the winter", "Dr Shah for the
+    # root canal", "Tom during the reorg", "Dubai on a six-month contract", "decaf until the
+    # baby's born", "halls this term", "at my boyfriend's most nights", "Chrome for work only".
+    r"|during|until|till|til|while|whilst"
+    r"|this (?:term|semester|season|winter|summer|spring|autumn|month|year)"
+    r"|most (?:days|nights|weekends|of the time)"
+    r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
+    r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
+    r"lent|ramadan|pregnancy)"
+    r"|on (?:a |an |the |this )(?:[\w-]+ ){0,2}(?:project|contract|secondment|placement|"
+    r"assignment)"
+    r"|for \w+ only|only for|for (?:quick|some|certain|special|occasional)\b)\b",
+    re.IGNORECASE,
+)
 _WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
 
 
@@ -510,7 +526,8 @@ def _hedged_value(sentence: str, value: str) -> bool:
     if at < 0:
         return False
     part = re.split(r"[,.;!?\u2013\u2014]", sentence[at:], maxsplit=1)[0]
-    return _TENTATIVE.search(part) is not None
+    # A bound told in the past dates the move: "Moved to Bristol while the kids were off".
+    return _TENTATIVE.search(part) is not None and _WAS.search(part) is None
 
 
 #: A thing of a place rather than the speaker's own: "coffee at work is Nescafé now", "rents
@@ -706,6 +723,8 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     category = category_of(new) if new else None
     category = category or (category_of(" ".join(old)) if old else None)
     predicate = predicate_for_category(category)
+    #: Whether the slot comes from a noun naming the thing rather than from the new value.
+    named_by_noun = False
     if predicate is None and new:
         # The slot whose noun the moved thing ends with: "Switched my car insurance to
         # Admiral" moves the insurance, not the car; "Moved my dentist appointment to
@@ -714,6 +733,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         # moved our team to a new office by the Isar".
         own = thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None
         predicate = head_attribute(text) if own else head_attribute(thing, ending=True)
+        named_by_noun = True
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
         # "I'm an oat latte person now", "it's matcha every morning now": a specific value of
         # a one-at-a-time category, said as a lasting change, moves that slot ("I'm drinking
@@ -722,6 +742,13 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         if found is not None and predicate_for_category(found[1]) is not None:
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
+        return None
+    if new and (
+        _hedged_value(text, new)
+        or (predicate is not None and named_by_noun and not _names_a_value(new, predicate))
+    ):
+        # "Switched to herbal tea for Lent" is a bound; "Moved my car to the multi-storey" or
+        # "Switched my phone to dark mode" names where or how the thing is, not which it is.
         return None
     return SlotMatch(
         predicate=predicate or "change",
