@@ -32,6 +32,7 @@ BENCHES = (
     "bench_locomo",
     "bench_updates",
     "bench_probes",
+    "bench_supersede",
     "bench_plugin",
     "bench_cache",
     "bench_soak",

@@ -71,6 +71,17 @@ async def _later(
         ("I work at Deloitte.", "I work at Airbus now, they hired me after my secondment."),
         ("I live in Leeds.", "Moved to Sheffield for good, the rental van was a nightmare."),
         ("I live in Leeds.", "Moved to Bristol while the kids were off school, it's home now."),
+        # An ordinary word is a value of a slot whose values are words ("red", "sparkling
+        # water"); a bound the sentence says is over, or a passing moment that caused the
+        # change, bounds nothing.
+        ("My hair is black.", "my hair is red now, went for it at last 🔥"),
+        ("My go-to drink is a Negroni.", "My go-to drink is sparkling water now."),
+        ("I live in Nottingham.", "moved to Leeds during lockdown and never left"),
+        ("I work at Unilever.", "I work at Arup now on a permanent contract 🎉"),
+        (
+            "I drive a Honda Civic.",
+            "The Civic died on holiday in Wales, so I drive a Kia Picanto now.",
+        ),
         ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
     ],
 )
@@ -644,6 +655,11 @@ async def test_longer_lists_keep_their_other_items(
         ("My browser is Firefox.", "Switched to Chrome for work only."),
         ("I drive a VW Golf.", "Moved my car to the multi-storey."),
         ("My phone is an iPhone 15.", "Switched my phone to dark mode."),
+        # A club, a gym or a choir joined is no employer; a thing doing something is no value.
+        ("I work at Unilever.", "Joined a running club, the Hackney Harriers, last month."),
+        ("I work at Unilever.", "joined Third Space, the gym by the office, finally 💪"),
+        ("My GP is Dr Okafor.", "My GP is running 40 mins late, sat in the waiting room forever"),
+        ("I work at Deloitte.", "I work at the kitchen table most days."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

@@ -34,6 +34,7 @@ from adk_memory.extraction.cues import (
     scoped,
     subject_words,
 )
+from adk_memory.extraction.cues.tense import IRREGULAR
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
@@ -138,7 +139,9 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     ),
     (
         r"^i(?:'ve| have)? ?(?:just |recently )?(?:joined|started (?:a (?:new )?job|working) at) "
-        r"{obj}$",
+        # Not a club, a gym, a choir or a class: "joined a running club" is no employer.
+        r"(?!.*\b(?:club|gym|choir|society|harriers|league|class|classes|band|group|"
+        r"team|squad|union|chapter|crew|course|waitlist|waiting list|queue)\b){obj}$",
         "works_at",
         True,
         Kind.PROFILE,
@@ -508,7 +511,7 @@ _TENTATIVE = re.compile(
     # baby's born", "halls this term", "at my boyfriend's most nights", "Chrome for work only".
     r"|during|until|till|til|while|whilst"
     r"|this (?:term|semester|season|winter|summer|spring|autumn|month|year)"
-    r"|most (?:days|nights|weekends|of the time)"
+    r"|most nights|most (?:days|weekends)(?!\s+now)"
     r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
     r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
     r"lent|ramadan|pregnancy)"
@@ -518,6 +521,15 @@ _TENTATIVE = re.compile(
     re.IGNORECASE,
 )
 _WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
+#: Words that say a value lasts, whatever bound the sentence also names.
+_LASTS = re.compile(
+    r"\b(?:for good|permanent|permanently|never (?:left|went back|looked back)|and stayed)\b",
+    re.IGNORECASE,
+)
+#: A clause told as an event ("The Civic died on holiday in Wales", "Met the founders at a
+#: conference"): what it says happened, not a state that lasts only a while.
+_TOLD_AS_EVENT = re.compile(rf"\b(?:[a-z]+ed|{IRREGULAR})\b", re.IGNORECASE)
+_PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.IGNORECASE)
 
 
 def _hedged_value(sentence: str, value: str) -> bool:
@@ -526,8 +538,13 @@ def _hedged_value(sentence: str, value: str) -> bool:
     if at < 0:
         return False
     part = re.split(r"[,.;!?\u2013\u2014]", sentence[at:], maxsplit=1)[0]
-    # A bound told in the past dates the move: "Moved to Bristol while the kids were off".
-    return _TENTATIVE.search(part) is not None and _WAS.search(part) is None
+    # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
+    # and one the sentence says is over lasts ("on a permanent contract", "never left").
+    return (
+        _TENTATIVE.search(part) is not None
+        and _WAS.search(part) is None
+        and _LASTS.search(sentence) is None
+    )
 
 
 #: A thing of a place rather than the speaker's own: "coffee at work is Nescafé now", "rents
@@ -558,6 +575,13 @@ _SO = re.compile(r"\bso\W*$", re.IGNORECASE)
 _BOUNDING = re.compile(r"^\W*(?:while|until|till|til|during|whilst)\b", re.IGNORECASE)
 
 
+def _an_event(clause: str) -> bool:
+    """Whether `clause` tells what happened rather than a passing state: "The Civic died on
+    holiday in Wales, so I drive a Kia Picanto now" is a cause, not a bound ("The car's in the
+    garage till Friday, so…" is one, and so is "Deloitte's seconded me…")."""
+    return _TOLD_AS_EVENT.search(clause) is not None and _PRESENT_COPULA.search(clause) is None
+
+
 def _bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bool:
     """Whether clause `i` of `sentence` holds only for a passing moment another clause
     states: it follows from it ("The car's in the garage till Friday, so I'm driving a hire
@@ -573,7 +597,7 @@ def _bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> b
     # sentence ("While Sarah's off, I report to Tom").
     if (
         i > 0
-        and any(cues(c).temporary for c in clauses[:i])
+        and any(cues(c).temporary and not _an_event(c) for c in clauses[:i])
         and (_SO.search(before) or _BOUNDING.match(clauses[0]))
     ):
         return True
@@ -587,7 +611,12 @@ def _bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> b
 _NOT_A_VALUE_START = re.compile(
     r"^(?:at|on|in|with|by|under|off|out|up|down|due|from|for|to|into|my|your|his|her|their|"
     r"our|its|so|too|very|really|basically|literally|just|still|always|never|kind of|sort of|"
-    r"such|quite|pretty|totally|absolutely|not|paid|(?-i:[a-z]+)(?:ed|ing))\b",
+    r"such|quite|pretty|totally|absolutely|not|paid|parked|stuck|booked|covered|sorted|being|"
+    r"getting|going"
+    # Doing something rather than being something: "making a horrible noise", "running 40
+    # mins late" (not "sparkling water", "nursing lecturer").
+    r"|(?-i:[a-z]+ing)\s+(?:a|an|the|me|my|\d+|up|down|out|late|slow|fine|well|badly|really)"
+    r")\b",
     re.IGNORECASE,
 )
 #: Words that judge a thing rather than name which one it is ("My salary is a joke", "My
