@@ -660,6 +660,11 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Unilever.", "joined Third Space, the gym by the office, finally 💪"),
         ("My GP is Dr Okafor.", "My GP is running 40 mins late, sat in the waiting room forever"),
         ("I work at Deloitte.", "I work at the kitchen table most days."),
+        # A thing let fall is no thing given up.
+        (
+            "My phone is an iPhone 15.",
+            "Dropped my iPhone in the bath, on my old Nokia until the new screen arrives.",
+        ),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

@@ -39,7 +39,10 @@ _CEASED = (
 _DISPLACE = [
     LazyPattern(p, re.IGNORECASE)
     for p in (
-        rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|dropped|quit|left|sold|"
+        # Not a thing let fall: "Dropped my iPhone in the bath".
+        rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|"
+        rf"dropped(?! [^.,;!?]{{1,30}}? (?:in|into|on|onto|down|off|out of) (?:the|a|an|my|our)\b)|"
+        rf"quit|left|sold|"
         rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
         rf"(?:got|get) rid of|"
         rf"finished(?: with)?|done with|pulled out of|moved (?:away )?from|moved out of|"

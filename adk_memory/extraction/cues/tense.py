@@ -18,8 +18,10 @@ _TEMPORARY = LazyPattern(
     r"for a (?:few|couple of) (?:days|weeks|hours)|for (?:a|an|one|two|three) (?:days?|weeks?|"
     r"nights?|hours?)|(?:until|till|til) (?:monday|tuesday|wednesday|thursday|friday|saturday|"
     r"sunday|tomorrow|next)|on (?:a |my )?(?:trip|holiday|vacation|business|a visit)|visiting|"
-    # Until what is broken is mended: "till the boiler's fixed", "until it's repaired".
-    r"(?:until|till|til) [^,.;!?]{1,30}?(?:'s| is| are| gets?) (?:fixed|repaired|back|sorted)|"
+    # Until what is broken is mended or replaced: "till the boiler's fixed", "until the new
+    # screen arrives".
+    r"(?:until|till|til) [^,.;!?]{1,30}?(?:(?:'s| is| are| gets?) (?:fixed|repaired|back|sorted|"
+    r"done)| arrives| comes(?: back)?| pays out)|"
     # A stand-in while the usual one is away or mended, or the speaker is: "While Sarah's
     # off, I report to Tom", "while mine's in the garage", "while I'm up in Scotland".
     r"while [^,.;!?]{1,40}?(?:'s|'re|'m| is| are| am| gets?) (?:off|away|on (?:leave|holiday|tour)|"
