@@ -34,7 +34,7 @@ from adk_memory.extraction.cues import (
     scoped,
     subject_words,
 )
-from adk_memory.extraction.cues.tense import IRREGULAR
+from adk_memory.extraction.cues.tense import IRREGULAR, LASTS
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
@@ -521,11 +521,6 @@ _TENTATIVE = re.compile(
     re.IGNORECASE,
 )
 _WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
-#: Words that say a value lasts, whatever bound the sentence also names.
-_LASTS = re.compile(
-    r"\b(?:for good|permanent|permanently|never (?:left|went back|looked back)|and stayed)\b",
-    re.IGNORECASE,
-)
 #: A clause told as an event ("The Civic died on holiday in Wales", "Met the founders at a
 #: conference"): what it says happened, not a state that lasts only a while.
 _TOLD_AS_EVENT = re.compile(rf"\b(?:[a-z]+ed|{IRREGULAR})\b", re.IGNORECASE)
@@ -543,7 +538,7 @@ def _hedged_value(sentence: str, value: str) -> bool:
     return (
         _TENTATIVE.search(part) is not None
         and _WAS.search(part) is None
-        and _LASTS.search(sentence) is None
+        and LASTS.search(sentence) is None
     )
 
 
@@ -760,8 +755,10 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         # Friday" the appointment, not the dentist.
         # The speaker or the speaker's team moved is the speaker's place moved: "The company
         # moved our team to a new office by the Isar".
-        own = thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None
-        predicate = head_attribute(text) if own else head_attribute(thing, ending=True)
+        if thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
+            predicate = head_attribute(text)
+        else:
+            predicate = head_attribute(thing, ending=True)
         named_by_noun = True
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
         # "I'm an oat latte person now", "it's matcha every morning now": a specific value of

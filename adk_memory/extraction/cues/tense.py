@@ -61,10 +61,13 @@ _CHANGE_START = LazyPattern(
     r"(?:started|began|begun|starts|start) (?:[\w-]+ )?(?:this|today|last))\b",
     re.IGNORECASE,
 )
-#: Words that say a change is for good, whatever passing moment the statement also tells
-#: ("Moved to Sheffield for good, the rental van was a nightmare").
-_FOR_GOOD = LazyPattern(
-    r"\b(?:for good|permanent|permanently|for the foreseeable(?: future)?)\b", re.IGNORECASE
+#: Words that say a change is for good, whatever passing moment or bound the statement also
+#: tells ("Moved to Sheffield for good, the rental van was a nightmare", "moved to Leeds during
+#: lockdown and never left").
+LASTS = LazyPattern(
+    r"\b(?:for good|permanent|permanently|for the foreseeable(?: future)?|"
+    r"never (?:left|went back|looked back)|and stayed)\b",
+    re.IGNORECASE,
 )
 #: A plan: not a fact about the present, but a later plan stands in for an earlier one.
 _PLAN = LazyPattern(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
@@ -269,9 +272,7 @@ def holds_several(text: str) -> bool:
 def cues(text: str) -> Cues:
     """What the wording of `text` allows."""
     temporary = (
-        bool(_TEMPORARY.search(text))
-        and not _CHANGE_START.search(text)
-        and not _FOR_GOOD.search(text)
+        bool(_TEMPORARY.search(text)) and not _CHANGE_START.search(text) and not LASTS.search(text)
     )
     question = text.rstrip().endswith("?")
     hypothetical = bool(_HYPOTHETICAL.search(text)) or question
