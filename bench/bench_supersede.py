@@ -64,15 +64,19 @@ async def superseded(pair: Pair, embedder: LocalEmbedder, workdir: Path) -> bool
         store, embedder=embedder, config=EngineConfig(record_hits=False), clock=lambda: now[0]
     )
     try:
-        written: list[set[str]] = []
+        earlier: list[str] = []
         for n, text in enumerate((pair.before, pair.after)):
             now[0] = _T0 + GAP * n
             event = InputEvent(
                 author="user", role="user", text=text, timestamp=now[0], session_id=f"s{n}"
             )
             result = await engine.ingest(SCOPE, [event])
-            written.append({o.id for o in result.outcomes})
-        statuses = [(await engine.get(i)).status for i in written[0]]
+            if n == 0:
+                earlier = [o.id for o in result.outcomes]
+        if not earlier:
+            # A pair whose fact is never stored would count as kept and as not updated.
+            raise ValueError(f"nothing was stored of {pair.before!r}")
+        statuses = [(await engine.get(i)).status for i in earlier]
         return any(status is not Status.ACTIVE for status in statuses)
     finally:
         await engine.close()

@@ -82,6 +82,11 @@ async def _later(
             "I drive a Honda Civic.",
             "The Civic died on holiday in Wales, so I drive a Kia Picanto now.",
         ),
+        # A title is a name, a team is part of a job, an ending after "and" is still one.
+        ("My favourite book is Dune.", "My favourite book is Life of Pi now."),
+        ("I work at Deloitte.", "Just started a new job at Google on the Maps team."),
+        ("I live in Nottingham.", "Living in Leeds now and it is lovely."),
+        ("I use Sky.", "Dropped Sky and went onto the Virgin deal."),
         ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
     ],
 )
@@ -660,6 +665,14 @@ async def test_longer_lists_keep_their_other_items(
         ("I work at Unilever.", "joined Third Space, the gym by the office, finally 💪"),
         ("My GP is Dr Okafor.", "My GP is running 40 mins late, sat in the waiting room forever"),
         ("I work at Deloitte.", "I work at the kitchen table most days."),
+        # A change inside a bound, a hire car by its model, a bound denied to last.
+        (
+            "My phone is an iPhone 15.",
+            "While my iPhone is in for repair, I've switched to a Pixel 8.",
+        ),
+        ("I drive a VW Golf.", "I'm driving a hire Corsa this fortnight."),
+        ("I live in Leeds.", "I'm living in Lisbon for the winter, it's not permanent."),
+        ("I drive a VW Golf.", "At the Red Lion till Monday, so I'm driving a Kia Picanto."),
         # A thing let fall is no thing given up.
         (
             "My phone is an iPhone 15.",

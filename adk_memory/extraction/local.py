@@ -140,8 +140,10 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (
         r"^i(?:'ve| have)? ?(?:just |recently )?(?:joined|started (?:a (?:new )?job|working) at) "
         # Not a club, a gym, a choir or a class: "joined a running club" is no employer.
-        r"(?!.*\b(?:club|gym|choir|society|harriers|league|class|classes|band|group|"
-        r"team|squad|union|chapter|crew|course|waitlist|waiting list|queue)\b){obj}$",
+        # What the sentence goes on to call it counts ("joined Third Space, the gym by the
+        # office"); "a new job at Google on the Maps team" is still a job.
+        r"(?![^.;!?]*?\b(?:club|gym|choir|society|harriers|league|waitlist|waiting list)\b)"
+        r"{obj}$",
         "works_at",
         True,
         Kind.PROFILE,
@@ -523,7 +525,10 @@ _TENTATIVE = re.compile(
 _WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
 #: A clause told as an event ("The Civic died on holiday in Wales", "Met the founders at a
 #: conference"): what it says happened, not a state that lasts only a while.
-_TOLD_AS_EVENT = re.compile(rf"\b(?:[a-z]+ed|{IRREGULAR})\b", re.IGNORECASE)
+_TOLD_AS_EVENT = re.compile(
+    rf"\b(?!(?:need|speed|bed|shed|feed|seed|red)\b)(?-i:[a-z]{{2,}}ed)\b|\b(?:{IRREGULAR})\b",
+    re.IGNORECASE,
+)
 _PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.IGNORECASE)
 
 
@@ -546,9 +551,11 @@ def _hedged_value(sentence: str, value: str) -> bool:
 #: in Leeds went up to 1,400". Not of the speaker's place ("Rent on my flat went up to
 #: 1,300", "Coffee at home is black now") nor the speaker's work ("Work at Google is great").
 _A_PLACES_THING = re.compile(
-    r"^\W*(?:the\s+)?(?!(?:work|job)\b)[a-z]+\s+(?:at|in|around|across|near|on)\s+"
-    r"(?:(?!\b(?:my|our|mine|home)\b)[^,.;!?]){1,40}?"
-    r"\s+(?:is|are|was|were|'s|went|goes|go|has|have|had|got|gets|will|costs?|rose|fell)\b"
+    # A noun, not a verb: "Living in Leeds now and it is lovely" is the speaker's.
+    r"^\W*(?:the\s+)?(?!(?:work|job)\b)(?![a-z]+(?:ing|ed)\b)[a-z]+\s+"
+    r"(?:at|in|around|across|near|on)\s+"
+    r"(?:(?!\b(?:my|our|mine|home|now|and)\b)[^,.;!?]){1,40}?"
+    r"(?:'s|\s+(?:is|are|was|were|went|goes|go|has|have|had|got|gets|will|costs?|rose|fell))\b"
     r"(?!.*\bmine\b)",
     re.IGNORECASE,
 )
@@ -635,13 +642,16 @@ def _names_a_value(obj: str, predicate: str) -> bool:
     names which one it is rather than what it is like or where it is ("My car is at the
     garage", "My dentist is lovely"): a name, a number, an address or a known value, or an
     ordinary word for a slot whose values are ordinary words ("My diet is vegan")."""
+    if predicate == "name":
+        return _NOT_IN_A_NAME.search(obj) is None and not _NOT_A_VALUE_START.match(obj)
+    if obj[:1].isupper() or obj[:1].isdigit():
+        # A name or a number: "Life of Pi", "Our Lady's Hospital", "2 Elm Road".
+        return True
     if _NOT_A_VALUE_START.match(obj):
         return False
     words = [w.strip(".,;:!?\"'()").lower() for w in obj.split()]
     if any(w in _JUDGEMENTS for w in words[:2]):
         return False
-    if predicate == "name":
-        return _NOT_IN_A_NAME.search(obj) is None
     if re.search(r"[A-Z0-9@£$€]", obj) or category_of(obj) is not None:
         return True
     return predicate.split(":", 1)[0] in _WORDED_SLOTS
@@ -880,11 +890,9 @@ class LocalExtractor:
                 continue
             clauses = split_clauses(kept)
             slots = [
-                (
-                    None
-                    if _bounded_by_its_sentence(kept, clauses, i)
-                    else match_slot(c, introduction=introduction, dropped=dropped)
-                )
+                None
+                if _bounded_by_its_sentence(kept, clauses, i)
+                else match_slot(c, introduction=introduction, dropped=dropped)
                 or match_change(c, dropped=dropped)
                 for i, c in enumerate(clauses)
             ]

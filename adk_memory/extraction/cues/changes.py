@@ -41,7 +41,8 @@ _DISPLACE = [
     for p in (
         # Not a thing let fall: "Dropped my iPhone in the bath".
         rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|"
-        rf"dropped(?! [^.,;!?]{{1,30}}? (?:in|into|on|onto|down|off|out of) (?:the|a|an|my|our)\b)|"
+        rf"dropped(?! (?:(?!\band\b)[^.,;!?]){{1,30}}? (?:in|into|on|onto|down|off|out of) "
+        rf"(?:the|a|an|my|our)\b)|"
         rf"quit|left|sold|"
         rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
         rf"(?:got|get) rid of|"
@@ -240,6 +241,13 @@ def _moves_to_value(text: str) -> bool:
     return match is not None and match.group(0).split()[0].lower() not in _EVENT_VERBS
 
 
+#: A day word that bounds rather than dates: "for today", "until this evening".
+_BOUNDED_TO_THE_DAY = LazyPattern(
+    r"\b(?:for|until|till|just for) (?:today|tonight|this (?:morning|afternoon|evening|week))\b",
+    re.IGNORECASE,
+)
+
+
 @remembered
 def dated_move(text: str) -> bool:
     """Whether `text` tells a move to a new value that only a day word dates ("They changed
@@ -247,6 +255,9 @@ def dated_move(text: str) -> bool:
     holds now, as an event a day word dates is (`dated_event`), not a passing state ("I'm at
     the library this afternoon")."""
     if DAY_WORD.search(text) is None or not _moves_to_value(text):
+        return False
+    if _BOUNDED_TO_THE_DAY.search(text):
+        # "Switched to the late shift for today" holds for that day only.
         return False
     found = cues(DAY_WORD.sub(" ", text))
     return not (found.temporary or found.hypothetical or found.past)

@@ -28,7 +28,7 @@ _TEMPORARY = LazyPattern(
     r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired|up in|over in|"
     r"visiting|staying)|"
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
-    r"(?:hire|hired|rental) (?:car|van|bike|e-bike|(?-i:[A-Z]))|on (?:a |my )?secondment|"
+    r"(?:hire|hired|rental) (?:car|van|bike|e-bike|(?-i:[A-Z])\w*)|on (?:a |my )?secondment|"
     r"(?:i'm|i am|i've been|i have been) seconded|seconded me|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
     r"rented|borrowed|next (?:week|month|weekend)|"
@@ -65,6 +65,8 @@ _CHANGE_START = LazyPattern(
 #: tells ("Moved to Sheffield for good, the rental van was a nightmare", "moved to Leeds during
 #: lockdown and never left").
 LASTS = LazyPattern(
+    # Not denied: "for the winter, it's not permanent".
+    r"(?<!\bnot )(?<!n't )(?<!\bnever )"
     r"\b(?:for good|permanent|permanently|for the foreseeable(?: future)?|"
     r"never (?:left|went back|looked back)|and stayed)\b",
     re.IGNORECASE,

@@ -6,6 +6,7 @@ import pytest
 
 from adk_memory.extraction.cues import (
     corrects,
+    dated_move,
     displaced,
     ends,
     lasting_change,
@@ -300,3 +301,11 @@ def test_a_guess_after_an_end_leaves_it_an_end() -> None:
 
 def test_a_change_of_plans_says_a_change() -> None:
     assert lasting_change("Change of plans, I rebooked Tokyo for the 19th because of the strike.")
+
+
+def test_a_move_to_a_value_a_day_word_dates_is_current_unless_the_day_bounds_it() -> None:
+    assert dated_move("They changed my title to Research Lead this week")
+    assert dated_move("Switched to oat milk today")
+    assert not dated_move("Switched to the late shift for today")
+    assert not dated_move("I'm at the library this afternoon")
+    assert not dated_move("Went to the cinema today")
