@@ -539,7 +539,8 @@ def _hedged_value(sentence: str, value: str) -> bool:
         return False
     part = re.split(r"[,.;!?\u2013\u2014]", sentence[at:], maxsplit=1)[0]
     # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
-    # and one the sentence says is over lasts ("on a permanent contract", "never left").
+    # and words that say the value lasts outweigh it ("on a permanent contract", "never
+    # left").
     return (
         _TENTATIVE.search(part) is not None
         and _WAS.search(part) is None
@@ -568,7 +569,7 @@ _THE_SPEAKERS_GROUP = re.compile(
     re.IGNORECASE,
 )
 #: A capitalised word: a name, so a value of its own rather than a thing moved.
-_NAMED = re.compile(r"\b(?-i:[A-Z])")
+_NAMED = re.compile(r"\b[A-Z]")
 
 
 #: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
@@ -634,7 +635,7 @@ _SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|name's)\b", re.IGNORECASE)
 #: Slots whose values are ordinary words ("vegan", "brown", "nurse", "oat latte").
 _WORDED_SLOTS = frozenset({"job_title", "hair", "diet", "drink", "favorite", "relationship_status"})
 #: Words a name never holds in lower case ("My name is on the list", "mud after…").
-_NOT_IN_A_NAME = re.compile(r"\b(?-i:after|the|on|for|in|at|with|to|of|is|was|when)\b")
+_NOT_IN_A_NAME = re.compile(r"\b(?:after|the|on|for|in|at|with|to|of|is|was|when)\b")
 
 
 def _names_a_value(obj: str, predicate: str) -> bool:
@@ -702,10 +703,8 @@ def match_slot(
             # thing is like or where it is, not which one it is.
             continue
         old = _clean_object(unmask(groups["old"])) if groups.get("old") else None
-        pred = predicate
-        if groups.get("head"):
-            pred = HEAD_ATTRIBUTE[" ".join(groups["head"].lower().split())]
-        elif groups.get("item"):
+        pred = slot
+        if groups.get("item"):
             pred = f"{predicate}:{normalize_value(_clean_object(groups['item']))}"
         elif predicate == "uses":
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
@@ -757,17 +756,17 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     category = category_of(new) if new else None
     category = category or (category_of(" ".join(old)) if old else None)
     predicate = predicate_for_category(category)
-    #: Whether the slot comes from a noun naming the thing rather than from the new value.
+    # Whether the slot comes from a noun of the statement rather than from the new value.
     named_by_noun = False
     if predicate is None and new:
-        # The slot whose noun the moved thing ends with: "Switched my car insurance to
-        # Admiral" moves the insurance, not the car; "Moved my dentist appointment to
-        # Friday" the appointment, not the dentist.
-        # The speaker or the speaker's team moved is the speaker's place moved: "The company
-        # moved our team to a new office by the Isar".
         if thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
+            # The speaker or the speaker's team moved is the speaker's place moved: "The
+            # company moved our team to a new office by the Isar".
             predicate = head_attribute(text)
         else:
+            # The slot whose noun the moved thing ends with: "Switched my car insurance to
+            # Admiral" moves the insurance, not the car; "Moved my dentist appointment to
+            # Friday" the appointment, not the dentist.
             predicate = head_attribute(thing, ending=True)
         named_by_noun = True
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
