@@ -87,6 +87,8 @@ async def _later(
         ("I work at Deloitte.", "Just started a new job at Google on the Maps team."),
         ("I live in Nottingham.", "Living in Leeds now and it is lovely."),
         ("I use Sky.", "Dropped Sky and went onto the Virgin deal."),
+        ("I drink coffee every morning.", "Matcha is my morning drink now."),
+        ("I drive a VW Golf.", "My car is a Tesla now, bought on Hire Purchase."),
         ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
     ],
 )
@@ -673,6 +675,9 @@ async def test_longer_lists_keep_their_other_items(
         ("I drive a VW Golf.", "I'm driving a hire Corsa this fortnight."),
         ("I live in Leeds.", "I'm living in Lisbon for the winter, it's not permanent."),
         ("I drive a VW Golf.", "At the Red Lion till Monday, so I'm driving a Kia Picanto."),
+        # The thing a statement is about is not the value it says holds.
+        ("I drink oat lattes.", "Office coffee is Nescafé now, grim."),
+        ("I drink oat lattes.", "The coffee machine at work only does Nescafé now."),
         # A thing let fall is no thing given up.
         (
             "My phone is an iPhone 15.",

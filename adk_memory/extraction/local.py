@@ -572,6 +572,19 @@ _THE_SPEAKERS_GROUP = re.compile(
 _NAMED = re.compile(r"\b[A-Z]")
 
 
+def _subject_of_its_verb(value: str) -> re.Pattern[str]:
+    """A value that is the subject of the statement's verb, not what it says holds: "Office
+    coffee is Nescafé now", "The coffee machine at work only does Nescafé now"; not "Matcha
+    is my morning drink now"."""
+    return re.compile(
+        rf"\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?"
+        # Not the value named as the speaker's: "Matcha is my morning drink now".
+        rf"(?:\s+(?:is|are|was|were)|'s)\b(?!\s+(?:my|our)\b)"
+        rf"|\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?\s+(?:only|does|do)\b",
+        re.IGNORECASE,
+    )
+
+
 #: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
 _SO = re.compile(r"\bso\W*$", re.IGNORECASE)
 #: What opens a clause that bounds the one before it ("…while I'm up in Scotland").
@@ -774,7 +787,11 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         # a one-at-a-time category, said as a lasting change, moves that slot ("I'm drinking
         # tea now" is a moment, "my bike" names no value).
         found = category_match(text, specific=True)
-        if found is not None and predicate_for_category(found[1]) is not None:
+        if (
+            found is not None
+            and predicate_for_category(found[1]) is not None
+            and not _subject_of_its_verb(found[0]).search(text)
+        ):
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
         return None

@@ -28,7 +28,9 @@ _TEMPORARY = LazyPattern(
     r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired|up in|over in|"
     r"visiting|staying)|"
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
-    r"(?:hire|hired|rental) (?:car|van|bike|e-bike|(?-i:[A-Z])\w*)|on (?:a |my )?secondment|"
+    # (Not "bought on hire purchase".)
+    r"(?:hire|hired|rental) (?!purchase\b)(?:car|van|bike|e-bike|(?-i:[A-Z])\w*)|"
+    r"on (?:a |my )?secondment|"
     r"(?:i'm|i am|i've been|i have been) seconded|seconded me|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
     r"rented|borrowed|next (?:week|month|weekend)|"
