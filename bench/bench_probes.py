@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -36,6 +35,7 @@ from adk_memory.factory import build_engine
 from adk_memory.model import InputEvent, Scope, ScoredMemory
 from adk_memory.retrieval.ordering import OrderingConfig
 from adk_memory.stores.sqlite.store import SqliteStore
+from bench.isolated import each_in_a_fresh_directory
 from bench.report import command_line, machine, table
 
 MODULE = "bench.bench_probes"
@@ -133,12 +133,7 @@ async def run_probe(probe: Probe, embedder: LocalEmbedder, workdir: Path) -> Out
 
 
 async def run_all(probes: Sequence[Probe]) -> list[Outcome]:
-    embedder = LocalEmbedder()
-    outcomes = []
-    for probe in probes:
-        with tempfile.TemporaryDirectory(prefix="adkmem-probes-") as tmp:
-            outcomes.append(await run_probe(probe, embedder, Path(tmp)))
-    return outcomes
+    return await each_in_a_fresh_directory(probes, run_probe, prefix="adkmem-probes-")
 
 
 def _count(outcomes: Sequence[Outcome], kind: str, config: str) -> tuple[int, int, int]:

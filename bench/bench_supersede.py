@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,6 +28,7 @@ from adk_memory.engine import EngineConfig
 from adk_memory.factory import build_engine
 from adk_memory.model import InputEvent, Scope, Status
 from adk_memory.stores.sqlite.store import SqliteStore
+from bench.isolated import each_in_a_fresh_directory
 from bench.report import command_line, machine, table
 
 MODULE = "bench.bench_supersede"
@@ -83,12 +83,7 @@ async def superseded(pair: Pair, embedder: LocalEmbedder, workdir: Path) -> bool
 
 
 async def run_all(pairs: Sequence[Pair]) -> list[bool]:
-    embedder = LocalEmbedder()
-    results = []
-    for pair in pairs:
-        with tempfile.TemporaryDirectory(prefix="adkmem-supersede-") as tmp:
-            results.append(await superseded(pair, embedder, Path(tmp)))
-    return results
+    return await each_in_a_fresh_directory(pairs, superseded, prefix="adkmem-supersede-")
 
 
 def render(

@@ -48,8 +48,8 @@ _TEMPORARY = LazyPattern(
     # us", "Jo was fully booked so I went to Supercuts".
     r"(?:was|were|is|are) (?:shut|closed|cancelled|full(?!-)|booked up|out of order|"
     r"on strike)|"
-    r"(?:was|were|is|are|'s) (?:away|off sick|on leave|fully booked),? so\b"
-    r"(?![^.]*\b(?:permanently|for good|long[- ]term|from now on|for the foreseeable)\b)|"
+    # (Unless it is said to last: `LASTS`.)
+    r"(?:was|were|is|are|'s) (?:away|off sick|on leave|fully booked),? so\b|"
     r"on strike|half the (?:week|time)|during term|in term time|"
     # A trip in another car, or a one-off in place of the usual: "Driving a Fiat Tipo around
     # Sicily", "so I did a class at Fitness First instead".
@@ -69,7 +69,8 @@ _CHANGE_START = LazyPattern(
 LASTS = LazyPattern(
     # Not denied: "for the winter, it's not permanent".
     r"(?<!\bnot )(?<!n't )(?<!\bnever )"
-    r"\b(?:for good|permanent|permanently|for the foreseeable(?: future)?|"
+    r"\b(?:for good|permanent|permanently|for the foreseeable(?: future)?|long[- ]term|"
+    r"from now on|"
     r"never (?:left|went back|looked back)|and stayed)\b",
     re.IGNORECASE,
 )
