@@ -502,6 +502,8 @@ _DROPPED_SUBJECT = re.compile(
 _SPEAKER_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE)
 
 
+#: Words that open a span a state holds for ("while Sarah's off", "until the baby's born").
+_BOUND_WORDS = "during|until|till|til|while|whilst"
 #: A hedge on how long the value itself lasts, or a bound on where it holds ("I'm living at
 #: Tom's in Harrogate for now", "I'm living in Lisbon for the winter"): it may hold, but it is
 #: no evidence that the usual value is gone, so it fills no slot. Not a hedge on something
@@ -511,7 +513,7 @@ _TENTATIVE = re.compile(
     # A span or a context that bounds the value: "in Lisbon for the winter", "Dr Shah for the
     # root canal", "Tom during the reorg", "Dubai on a six-month contract", "decaf until the
     # baby's born", "halls this term", "at my boyfriend's most nights", "Chrome for work only".
-    r"|during|until|till|til|while|whilst"
+    rf"|{_BOUND_WORDS}"
     r"|this (?:term|semester|season|winter|summer|spring|autumn|month|year)"
     r"|most nights|most (?:days|weekends)(?!\s+now)"
     r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
@@ -572,23 +574,24 @@ _THE_SPEAKERS_GROUP = re.compile(
 _NAMED = re.compile(r"\b[A-Z]")
 
 
-def _subject_of_its_verb(value: str) -> re.Pattern[str]:
-    """A value that is the subject of the statement's verb, not what it says holds: "Office
-    coffee is Nescafé now", "The coffee machine at work only does Nescafé now"; not "Matcha
-    is my morning drink now"."""
-    return re.compile(
+def _is_the_subject(value: str, text: str) -> bool:
+    """Whether `value` is the subject of `text`'s verb, not what it says holds: "Office coffee
+    is Nescafé now", "The coffee machine at work only does Nescafé now"; not "Matcha is my
+    morning drink now"."""
+    subject = re.compile(
         rf"\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?"
         # Not the value named as the speaker's: "Matcha is my morning drink now".
         rf"(?:\s+(?:is|are|was|were)|'s)\b(?!\s+(?:my|our)\b)"
         rf"|\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?\s+(?:only|does|do)\b",
         re.IGNORECASE,
     )
+    return subject.search(text) is not None
 
 
 #: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
 _SO = re.compile(r"\bso\W*$", re.IGNORECASE)
 #: What opens a clause that bounds the one before it ("…while I'm up in Scotland").
-_BOUNDING = re.compile(r"^\W*(?:while|until|till|til|during|whilst)\b", re.IGNORECASE)
+_BOUNDING = re.compile(rf"^\W*(?:{_BOUND_WORDS})\b", re.IGNORECASE)
 
 
 def _an_event(clause: str) -> bool:
@@ -790,7 +793,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         if (
             found is not None
             and predicate_for_category(found[1]) is not None
-            and not _subject_of_its_verb(found[0]).search(text)
+            and not _is_the_subject(found[0], text)
         ):
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:

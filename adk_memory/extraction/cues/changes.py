@@ -12,6 +12,7 @@ from adk_memory.extraction.cues.tense import (
     PAST_TENSE,
     begins_lasting,
     cues,
+    lasting_but_for_its_day_word,
 )
 from adk_memory.extraction.cues.words import SPACES, content_words
 from adk_memory.extraction.sentences import mask, unmask
@@ -259,8 +260,7 @@ def dated_move(text: str) -> bool:
     if _BOUNDED_TO_THE_DAY.search(text):
         # "Switched to the late shift for today" holds for that day only.
         return False
-    found = cues(DAY_WORD.sub(" ", text))
-    return not (found.temporary or found.hypothetical or found.past)
+    return lasting_but_for_its_day_word(text)
 
 
 @remembered

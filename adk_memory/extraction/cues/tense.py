@@ -390,6 +390,13 @@ def dated_event(text: str) -> bool:
     it brought about may last, unlike "I'm working at the library this afternoon"."""
     if _OUTCOME_EVENT.search(text) is None or DAY_WORD.search(text) is None:
         return False
+    return lasting_but_for_its_day_word(text)
+
+
+def lasting_but_for_its_day_word(text: str) -> bool:
+    """Whether `text` reads as lasting once its day words are set aside: no passing moment, no
+    maybe, not the past ("Passed my B1 exam today" reads so; "I'm at the library this
+    afternoon, just for the day" does not)."""
     found = cues(DAY_WORD.sub(" ", text))
     return not (found.temporary or found.hypothetical or found.past)
 
