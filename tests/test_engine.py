@@ -90,6 +90,21 @@ async def _later(
         ("I drink coffee every morning.", "Matcha is my morning drink now."),
         ("I drive a VW Golf.", "My car is a Tesla now, bought on Hire Purchase."),
         ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
+        # A passing moment in an aside about something else bounds nothing; one told as how
+        # the value came dates it.
+        ("I work at Deloitte.", "I work at Google now, borrowing a laptop till mine arrives."),
+        ("I drive a VW Golf.", "I drive a Tesla now, got it on a trip to Manchester."),
+        ("My hair is long.", "My hair is short now, cut it while on holiday."),
+        ("I work at Deloitte.", "I work at Google now, on holiday next week though."),
+        # Still a move of the speaker's own thing, or to a value of the slot.
+        ("I bank with Barclays.", "Moved my current account to Monzo."),
+        ("My laptop is a ThinkPad.", "Work upgraded my laptop to a MacBook Pro."),
+        ("My rent is £1,200 a month.", "Landlord put the rent up to £1,350."),
+        ("My phone is an iPhone 15.", "Switched my phone to a Pixel 8."),
+        ("I drink oat lattes.", "Switched my morning coffee to decaf."),
+        ("I drive a VW Golf.", "Traded in my old car for a Kia Niro."),
+        ("My email is sam@gmail.com.", "Changed my email address to sam@outlook.com."),
+        ("I live in Leeds.", "Moved to Bristol, my hometown."),
     ],
 )
 async def test_classic_updates_replace(
@@ -683,6 +698,42 @@ async def test_longer_lists_keep_their_other_items(
             "My phone is an iPhone 15.",
             "Dropped my iPhone in the bath, on my old Nokia until the new screen arrives.",
         ),
+        # An organisation's own thing, someone else's thing, people moved.
+        ("My energy supplier is Octopus.", "The office switched energy supplier to EDF."),
+        ("My email is sam@gmail.com.", "The company moved email to Outlook."),
+        ("I drive a VW Golf.", "Swapped the kids' car seats to Maxi-Cosi."),
+        ("I use Spotify.", "Switched the kids to Spotify Kids."),
+        ("I live in Leeds.", "Moved to Bristol, my best mate. Gutted."),
+        # Another one of its kind: a named service's, a shared one, a plan or a variant.
+        ("My email is sam@gmail.com.", "Changed my Netflix email to sam.j@outlook.com."),
+        ("I bank with Barclays.", "Switched the joint account to Nationwide, my own stays."),
+        ("My phone is an iPhone 15.", "Upgraded my phone to the 5G plan."),
+        ("My broadband is BT.", "Upgraded my broadband to the 900Mb package, same provider."),
+        ("I drive a VW Golf.", "Switched my bike to an e-bike."),
+        ("I use Spotify.", "Upgraded to Spotify Premium Family."),
+        ("My laptop is a MacBook Air.", "upgraded the macbook to sonoma finally"),
+        # What moved is what the sentence opens with, not a noun inside it.
+        ("My dentist is Dr Marsh.", "my dentist appointment got moved to 9am"),
+        ("I drive a VW Golf.", "My car insurance moved to Admiral this year."),
+        ("My usual is a flat white.", "changed my coffee beans to Origin's Colombian, lovely"),
+        ("I'm vegan.", "the canteen menu is all vegetarian now, fewer vegan options annoyingly"),
+        # A way of speaking, a placement at a client, a span of the speaker's own.
+        ("I live in Leeds.", "I basically live at the office these days, ha."),
+        ("I work at Deloitte.", "Working at the client site at Barclays in Canary Wharf."),
+        ("I drink oat lattes.", "My usual is a mint tea while I'm pregnant."),
+        # A thing at the menders is not gone.
+        ("My laptop is a MacBook Air.", "Laptop died, it's at the Apple store being repaired."),
+        # An everyday word that is also a value's name.
+        ("My main language is Java.", "I go to David Lloyd now, for the foreseeable."),
+        # A stand-in whose reason follows it.
+        ("I drive a VW Golf.", "I drive a Corsa now, my car's in the garage this week."),
+        ("I drive a VW Golf.", "I drive a Corsa now, the Golf's in the garage till Friday."),
+        ("I drive a VW Golf.", "I drive a Kia now, got it on loan till Friday."),
+        ("My manager is Sarah.", "I report to Tom now, Sarah's on maternity leave."),
+        ("My manager is Sarah.", "My manager is Tom now, Sarah is off sick this month."),
+        ("My manager is Sarah.", "My manager is Tom now, he's covering this month."),
+        ("My phone is an iPhone 15.", "I use a Pixel now, the iPhone is being fixed."),
+        ("I work at Deloitte.", "I work at Airbus now, seconded there for a year."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

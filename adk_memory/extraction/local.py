@@ -25,6 +25,7 @@ from adk_memory.extraction.cues import (
     KIN_WITHOUT_MY,
     RELATION_NOUNS,
     arrived,
+    content_words,
     cues,
     displaced,
     moved_thing,
@@ -674,6 +675,174 @@ def _names_a_value(obj: str, predicate: str) -> bool:
     return predicate.split(":", 1)[0] in _WORDED_SLOTS
 
 
+#: A way of speaking, not where the speaker lives or works: "I basically live at the office
+#: these days", "I practically live at the gym".
+_FIGURATIVE = re.compile(
+    r"\b(?:basically|practically|virtually|pretty much|more or less|literally|all but)\s+"
+    r"(?:live|living|lives|work|working)\b",
+    re.IGNORECASE,
+)
+#: An organisation changing a thing of its own ("The office switched energy supplier to EDF",
+#: "The company moved email to Outlook"): the speaker's own supplier or address stays. Not
+#: when it moves the speaker or a thing of theirs ("The company moved our team to a new
+#: office", "Work upgraded my laptop to an M3"), nor the landlord, who acts on the speaker's
+#: tenancy ("The landlord put the rent up to 1,350").
+_AN_ORGANISATIONS_OWN = re.compile(
+    r"^\W*(?:the\s+|our\s+|my\s+)?(?:office|company|firm|employer|work|school|uni|university|"
+    r"college|council|hospital|building|business|organi[sz]ation|it department|club|church|"
+    r"library|nursery)\s+(?:(?:has|have|just|finally|recently|now)\s+)*"
+    r"(?:switched|moved|changed|swapped|migrated|upgraded|downgraded|transferred|shifted)\s+"
+    r"(?!(?:me|us|my|our|it|them|everyone|everybody|all of us)\b)",
+    re.IGNORECASE,
+)
+#: A thing of someone else's, by a possessive ("the kids' car seats", "Mum's Corsa"), or
+#: people moved ("Switched the kids to Spotify Kids"): theirs, not the speaker's.
+_ANOTHERS_POSSESSIVE = re.compile(r"\b(?!(?:it|that|what|there|here)'s\b)[\w-]+(?:'s|s')(?=\s|$)")
+_PEOPLE = re.compile(rf"(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY}|family|everyone)", re.IGNORECASE)
+#: A word before a thing's noun that makes it another one than the speaker's own: a named
+#: service's ("my Netflix email"), a shared one's ("the joint account") or another role's
+#: ("my work email").
+_ANOTHER_ONES_QUALIFIER = frozenset(
+    "joint shared family business work works company office school uni kids kids' spare "
+    "backup second secondary other guest test side travel gaming".split()
+)
+#: A plan or a tier of the same thing, not another one: "Upgraded my phone to the 5G plan".
+_A_TIER = re.compile(
+    r"\b(?:plan|package|tier|bundle|deal|contract|subscription|membership|option|edition|"
+    r"level)s?\W*$",
+    re.IGNORECASE,
+)
+#: A thing at the menders: whatever "died" or broke, it is not gone ("Laptop died, it's at
+#: the Apple store being repaired").
+_IN_REPAIR = re.compile(
+    r"\b(?:being (?:repaired|fixed|mended|looked at)|in for (?:a )?(?:repairs?|fixing|mending)|"
+    r"(?:getting|get|having|have) (?:it |them )?(?:repaired|fixed|mended)|"
+    r"(?:gone|sent|went) (?:off )?(?:for|to) (?:repair|be (?:repaired|fixed)))\b",
+    re.IGNORECASE,
+)
+
+
+#: A move told of the thing moved: "my dentist appointment got moved to 9am", "My car
+#: insurance moved to Admiral this year".
+_PASSIVE_MOVE = re.compile(
+    r"^\W*(?P<what>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:(?:got|gets|was|were|has been|have been|"
+    r"is being|'s been|been)\s+(?:switched|moved|changed|swapped|upgraded|transferred|"
+    r"shifted|pushed|put|bumped)"
+    r"|(?:has\s+)?(?:moved|switched|changed|went|transferred)(?=\s+(?:over\s+)?to\b))\b",
+    re.IGNORECASE,
+)
+#: What a thing that is not the speaker's is like: "the canteen menu is all vegetarian now".
+_ANOTHER_THINGS_STATE = re.compile(
+    r"^\W*(?:the|a|an|this|that|their|his|her|its)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:is|are|was|were|'s|'re|has|have|went|goes)\b",
+    re.IGNORECASE,
+)
+
+
+def _category_of_thing(thing: str) -> str | None:
+    """The category of a thing by its name or by the noun it ends with: "the Golf" and "my
+    old car" are vehicles, "coffee beans" no drink."""
+    words = thing.split()
+    if not words or _NAMED.search(thing):
+        return category_of(thing)
+    return category_of(words[-1])
+
+
+#: Where a sentence sets a second thought apart: a comma, a semicolon, a dash.
+_ASIDE_BREAK = re.compile(r"\s*[,;]\s+|\s+[\u2013\u2014-]+\s+")
+#: An aside that bounds or stands in for what came before: "…, just till the Golf's fixed",
+#: "…, staying at Tom's till the flat's ready", "…, for a few weeks".
+_BOUNDS_WHAT_CAME_BEFORE = re.compile(
+    rf"^\W*(?:(?:just|only|but|though|at least|and)\s+)*(?:{_BOUND_WORDS}|for|over|this|"
+    r"staying|stopping|crashing|kipping|sleeping|living|covering|standing in|filling in|"
+    r"instead)\b",
+    re.IGNORECASE,
+)
+#: Words that point back at what came before ("…, got it on loan", "…, which is temporary",
+#: "…, he's covering this month", "…, seconded there for a year").
+_POINTS_BACK = re.compile(
+    r"\b(?:it|it's|its|them|they're|this one|that one|which|he|he's|she|she's|there)\b", re.I
+)
+#: Where or when an event happened, which bounds nothing of what it brought: "got it on a
+#: trip to Manchester", "cut it while on holiday". A stand-in word left beside it still
+#: bounds ("borrowed it on holiday").
+_WHERE_IT_HAPPENED = re.compile(
+    r"\b(?:on (?:a |an |my |our |the )?(?:\w+ )?(?:trip|holiday|holidays|vacation|visit)|"
+    r"while (?:on|away|i was|we were)\b(?: (?:holiday|a trip|business))?)",
+    re.IGNORECASE,
+)
+#: Someone or something named as what the aside is about ("Sarah's on maternity leave", "the
+#: Golf's in the garage till Friday"); not a place named in passing ("I'm at a conference in
+#: London this week").
+_A_NAMED_SUBJECT = re.compile(
+    r"^\W*(?:(?:the|my|our)\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?"
+    r"(?:'s|\s+(?:is|are|was|has|got|gets|went))\b",
+    re.IGNORECASE,
+)
+#: A bound still ahead: "till Friday", "for now", "next week".
+_BOUND_AHEAD = re.compile(
+    r"\b(?:till|until|til|for now|for the (?:time being|moment)|next|temporar\w*)\b", re.I
+)
+
+
+def _passing_asides(sentence: str) -> list[str]:
+    """The asides after a lasting change that alone tell a passing moment ("I work at Google
+    now, borrowing a laptop till mine arrives" → ["borrowing a laptop till mine arrives"]);
+    empty when the sentence opens with no lasting change, or an aside bounds it ("I drive a
+    Corsa now, just till the Golf's fixed"), or the passing moment is not in an aside."""
+    first, *rest = _ASIDE_BREAK.split(sentence)
+    opening = cues(first)
+    if not rest or not opening.lasting or not opening.change:
+        return []
+    asides = [part for part in rest if cues(part).temporary]
+    if (
+        not asides
+        or not cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
+        or any(_BOUNDS_WHAT_CAME_BEFORE.match(part) for part in asides)
+    ):
+        return []
+    return asides
+
+
+def _bears_on(aside: str, value: str, slot: str) -> bool:
+    """Whether a passing `aside` may be about the `value` just said or its slot's thing: it
+    points back at it ("got it on loan till Friday"), names it, names someone or something by
+    name ("the Golf's in the garage till Friday", "visiting Leeds next week"), or names the
+    slot's thing ("the car's at the garage"). Told as a past event with no bound ahead ("got
+    it on a trip to Manchester", "cut it while on holiday"), it dates how the value came."""
+    if (
+        _an_event(aside)
+        and not _BOUND_AHEAD.search(aside)
+        and not cues(_WHERE_IT_HAPPENED.sub(" ", aside)).temporary
+    ):
+        return False
+    # "my car's in the garage": the thing's noun read without the "'s".
+    plain = re.sub(r"'s\b", " is", aside)
+    return bool(
+        _POINTS_BACK.search(aside)
+        or content_words(value) & content_words(aside)
+        or _A_NAMED_SUBJECT.match(aside)
+        or head_attribute(plain) == slot
+        or predicate_for_category(category_of(plain)) == slot
+    )
+
+
+def _another_ones_thing(thing: str) -> bool:
+    """Whether a moved `thing` of two words is another one than the slot's thing of the
+    speaker's: "Netflix email", "joint account", "work laptop"; not "current account"."""
+    words = thing.split()
+    return len(words) == 2 and (
+        words[0][:1].isupper() or words[0].lower() in _ANOTHER_ONES_QUALIFIER
+    )
+
+
+def _a_variant_of(thing: str, value: str) -> bool:
+    """Whether `value` is a kind of the very thing moved, named by its noun: "Switched my bike
+    to an e-bike" changes the bike, not the car the speaker drives."""
+    nouns = {w for w in re.split(r"[\s-]+", thing.lower()) if category_of(w) is not None}
+    return bool(nouns & set(re.split(r"[\s-]+", value.lower())))
+
+
 def match_slot(
     sentence: str, *, introduction: bool = False, dropped: DroppedSubject = "speaker"
 ) -> SlotMatch | None:
@@ -689,7 +858,15 @@ def match_slot(
             speaker's fills a slot of the speaker's.
     """
     said = cues(sentence)
+    asides: list[str] = []
     if not said.lasting:
+        # A passing moment told beside a change, of something else: "I work at Google now,
+        # borrowing a laptop till mine arrives", "I drive a Tesla now, got it on a trip to
+        # Manchester". What the asides mention is checked once the slot is known.
+        asides = _passing_asides(sentence)
+        if not asides:
+            return None
+    if _FIGURATIVE.search(sentence):
         return None
     core = mask(_core(sentence))
     if scoped(core) or _A_PLACES_THING.match(core):
@@ -724,6 +901,8 @@ def match_slot(
             pred = f"{predicate}:{normalize_value(_clean_object(groups['item']))}"
         elif predicate == "uses":
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
+        if any(_bears_on(aside, obj, pred) for aside in asides):
+            return None
         if said.additive and is_single_valued(pred) and old is None:
             # "I also work at X" adds a value beside the known one; it displaces nothing.
             return None
@@ -751,7 +930,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     text = unmask(_core(sentence))
     if dropped == "someone" and not _SPEAKER_FIRST.match(text):
         return None
-    if _A_PLACES_THING.match(mask(text)):
+    if _A_PLACES_THING.match(mask(text)) or _AN_ORGANISATIONS_OWN.match(text):
         return None
     if _third_person(mask(text)) is not None:
         return None
@@ -765,25 +944,55 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     old = displaced(text)
     new = arrived(text)
     thing = moved_thing(text)
-    if not old and thing and head_attribute(thing) is None and not _NAMED.search(thing):
+    if any(_ANOTHERS_POSSESSIVE.search(v) for v in old) or (
+        thing is not None and _PEOPLE.fullmatch(thing)
+    ):
+        # "Swapped the kids' car seats to Maxi-Cosi", "Switched the kids to Spotify Kids".
+        return None
+    if thing is not None and new is not None and _a_variant_of(thing, new):
+        return None
+    if thing is not None and new is not None and _A_TIER.search(new) and not _NAMED.search(new):
+        # A plan or a tier of the same thing: "Upgraded my broadband to the 900Mb package".
+        return None
+    if (
+        not old
+        and thing
+        and head_attribute(thing) is None
+        and not _NAMED.search(thing)
+        and new is not None
+        and (re.search(r"[A-Z0-9@£$€]", new) or category_of(new) is not None)
+    ):
         # "moved our standup to 10:15" displaces what was said of the standup; "Upgraded my
-        # Spotify to the family plan" keeps Spotify.
+        # Spotify to the family plan" keeps Spotify, and "upgraded the macbook to sonoma"
+        # names no value the macbook gave way to.
         old = [thing]
     category = category_of(new) if new else None
-    category = category or (category_of(" ".join(old)) if old else None)
+    category = category or (_category_of_thing(" ".join(old)) if old else None)
     predicate = predicate_for_category(category)
     # Whether the slot comes from a noun of the statement rather than from the new value.
     named_by_noun = False
     if predicate is None and new:
-        if thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
+        passive = _PASSIVE_MOVE.match(text)
+        if (
+            passive is not None
+            and not _THE_SPEAKERS_GROUP.match(passive.group("what"))
+            and not re.fullmatch(r"(?:i|we|we've|i've)", passive.group("what"), re.IGNORECASE)
+        ):
+            # What "got moved" ends with is what moved: "my dentist appointment got moved to
+            # 9am" moves the appointment, "I got moved to the Leeds office" the speaker.
+            predicate = head_attribute(passive.group("what"), ending=True)
+        elif thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
             # The speaker or the speaker's team moved is the speaker's place moved: "The
             # company moved our team to a new office by the Isar".
             predicate = head_attribute(text)
         else:
             # The slot whose noun the moved thing ends with: "Switched my car insurance to
             # Admiral" moves the insurance, not the car; "Moved my dentist appointment to
-            # Friday" the appointment, not the dentist.
-            predicate = head_attribute(thing, ending=True)
+            # Friday" the appointment, not the dentist; "Changed my Netflix email to…" the
+            # service's login, not the speaker's address; "Upgraded my phone to the 5G plan"
+            # the plan, not the phone.
+            if not _another_ones_thing(thing) and not _A_TIER.search(new):
+                predicate = head_attribute(thing, ending=True)
         named_by_noun = True
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
         # "I'm an oat latte person now", "it's matcha every morning now": a specific value of
@@ -794,6 +1003,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             found is not None
             and predicate_for_category(found[1]) is not None
             and not _is_the_subject(found[0], text)
+            and not _ANOTHER_THINGS_STATE.match(text)
         ):
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
@@ -815,11 +1025,21 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     )
 
 
+#: Who did it, named after what they did ("Moved to Bristol, my best mate. Gutted.").
+_NAMED_AFTER = re.compile(
+    rf",\s*(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{RELATION_NOUNS})\W*$", re.IGNORECASE
+)
+
+
 def _dropped_subject(before: str, sentence: str) -> DroppedSubject:
     """Whose `sentence` is if it has no subject, given the sentence `before` it in the same
     message (`DroppedSubject`)."""
     lead = _LEAD_IN.match(sentence.strip())
-    if names_someone_alone(before) or (lead is not None and names_someone_alone(lead.group(0))):
+    if (
+        names_someone_alone(before)
+        or (lead is not None and names_someone_alone(lead.group(0)))
+        or _NAMED_AFTER.search(sentence)
+    ):
         return "someone"
     if before and subject_words(before):
         return "unknown"
@@ -898,6 +1118,7 @@ class LocalExtractor:
         #: Every kept piece of the event in order, with the fact it became (None: episodic).
         pieces: list[tuple[str, Fact | None]] = []
         before, before_kept = "", True
+        in_repair = _IN_REPAIR.search(event.text) is not None
         for sentence in split_sentences(event.text):
             dropped = _dropped_subject(before, sentence)
             kept = salient_part(sentence, addressed_to_agent=with_agent)
@@ -915,6 +1136,20 @@ class LocalExtractor:
                 or match_change(c, dropped=dropped)
                 for i, c in enumerate(clauses)
             ]
+            slots = [
+                None
+                if slot is not None
+                and slot.object
+                and any(
+                    cues(later).temporary and _bears_on(later, slot.object, slot.predicate)
+                    for later in clauses[i + 1 :]
+                )
+                else slot
+                for i, slot in enumerate(slots)
+            ]
+            if in_repair:
+                # A thing at the menders is not gone, only out of use for a while.
+                slots = [None if slot is not None and not slot.object else slot for slot in slots]
             if not any(slots):
                 remainder.append(kept)
                 pieces.append((kept, None))

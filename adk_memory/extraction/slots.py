@@ -228,15 +228,24 @@ GENERIC_VALUES = frozenset(
 )
 
 
+#: Values that are also everyday words ("go", "swift", "rust"): one names the value only when
+#: written as a name.
+_ALSO_ORDINARY_WORDS = frozenset("go c r swift rust dart ruby julia lua zig crystal elm".split())
+
+
 def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | None:
     """The first known value named in `text` and its category ("four espressos a day" →
     ("espressos", "drink")), longest phrase first, plurals folded; with `specific`, generic
     words ("car", "phone") are skipped."""
-    words = [w.strip(".,;:!?\"'()") for w in text.lower().split()]
-    words = [w for w in words if w]
+    said = [w.strip(".,;:!?\"'()") for w in text.split()]
+    said = [w for w in said if w]
+    words = [w.lower() for w in said]
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             phrase = " ".join(words[i : i + size])
+            if size == 1 and phrase in _ALSO_ORDINARY_WORDS and not said[i][:1].isupper():
+                # "I go to David Lloyd now" names no programming language.
+                continue
             for form in (phrase, phrase[:-1] if phrase.endswith("s") else phrase):
                 category = CATEGORY_OF.get(form)
                 if category and not (specific and form in GENERIC_VALUES):

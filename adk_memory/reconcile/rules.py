@@ -305,12 +305,22 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         return Decision.REPLACE if not kept else None
     if fact.polarity and not record.polarity and _words(record.object) <= _words(fact.object):
         return Decision.REPLACE
+    if _refines(old_obj, new_obj):
+        # The same value named more closely ("Spotify" → "Spotify Premium Family", "Golf" →
+        # "Golf GTI"): a tier or a model of it, not another one.
+        return None
     # One value at a time, or an explicit move to a new value ("moved my current account
     # over to Monzo" over "I bank with Barclays").
     moved = is_single_valued(fact.predicate) or arrived(strip_speaker(fact.text)) is not None
     if fact.polarity and record.polarity and new_obj and moved:
         return Decision.REPLACE
     return None
+
+
+def _refines(old: str, new: str) -> bool:
+    """Whether the value `new` is the value `old` named more closely, opening with all of it
+    ("spotify premium family" of "spotify"; "new york" is no "york")."""
+    return bool(old) and new.startswith(f"{old} ")
 
 
 def _displaces_episode(fact: Fact, record: MemoryRecord) -> Decision | None:

@@ -27,11 +27,19 @@ _TEMPORARY = LazyPattern(
     r"while [^,.;!?]{1,40}?(?:'s|'re|'m| is| are| am| gets?) (?:off|away|on (?:leave|holiday|tour)|"
     r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired|up in|over in|"
     r"visiting|staying)|"
+    # A span of the speaker's own ("My usual is a mint tea while I'm pregnant", "whilst we're
+    # renovating"), not "while I'm at it"; "while my husband works at Meta" sets two people
+    # side by side and bounds nothing.
+    r"(?:while|whilst) (?:i'm|i am|we're|we are) (?!at it\b)|"
+    # Placed at a client by the employer: "Working at the client site at Barclays".
+    r"client(?:'s)? (?:site|office|premises)|(?:at|with) (?:a|the|our) client\b|"
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
     # (Not "bought on hire purchase".)
     r"(?:hire|hired|rental) (?!purchase\b)(?:car|van|bike|e-bike|(?-i:[A-Z])\w*)|"
-    r"on (?:a |my )?secondment|"
-    r"(?:i'm|i am|i've been|i have been) seconded|seconded me|"
+    r"on (?:a |my )?secondment|seconded|"
+    # Off or mended for a while, or someone standing in: "Sarah is off sick this month", "the
+    # iPhone is being fixed", "he's covering this month".
+    r"off sick|being (?:fixed|repaired|mended|serviced)|(?:'s|'re|'m| is| are| am) covering|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
     r"rented|borrowed|next (?:week|month|weekend)|"
     # A stand-in while the usual one is away, a trial, a go for fun: "I'm on my old Motorola
