@@ -90,12 +90,32 @@ async def _later(
         ("I drink coffee every morning.", "Matcha is my morning drink now."),
         ("I drive a VW Golf.", "My car is a Tesla now, bought on Hire Purchase."),
         ("My salary is £40k.", "My salary is £46k now, the rise came through while I was away."),
-        # A passing moment in an aside about something else bounds nothing; one told as how
-        # the value came dates it.
-        ("I work at Deloitte.", "I work at Google now, borrowing a laptop till mine arrives."),
+        # A passing moment in an aside that tells how the value came dates it, one told in
+        # the past says how things were, and a person's own passing moment bounds nothing.
         ("I drive a VW Golf.", "I drive a Tesla now, got it on a trip to Manchester."),
         ("My hair is long.", "My hair is short now, cut it while on holiday."),
-        ("I work at Deloitte.", "I work at Google now, on holiday next week though."),
+        (
+            "My laptop is a MacBook Air.",
+            "My laptop's a ThinkPad now, the MacBook was on loan from work while I was seconded.",
+        ),
+        ("I live in Leeds.", "I live in Bristol now, my parents are visiting this weekend."),
+        ("I live in Leeds.", "I live in Sheffield now. Off to Spain next week for a break."),
+        (
+            "My manager is Fiona.",
+            "My new boss is Dominic. While he's off next week, Anjali is covering.",
+        ),
+        # "New X is Y" and "My X's Y" say which one the speaker's is.
+        ("My gym is PureGym.", "New gym is Anytime Fitness, it's open 24/7."),
+        ("My manager is Sarah.", "My manager's Tom now, Sarah moved to the Paris office."),
+        ("I live in Leeds.", "Our new place is in Harrogate, come visit!"),
+        ("My salary is £40k.", "My salary's £46k now."),
+        # A more closely named value is still the value that holds.
+        ("I use Spotify.", "Upgraded to Spotify Premium Family."),
+        ("My broadband is Virgin Media.", "Moved my broadband to the BT Full Fibre 900 package."),
+        ("My broadband is BT.", "switched broadband to a virgin package"),
+        ("I drive a VW Golf.", "Swapped the Golf for my dad's old Volvo."),
+        ("My rent is £1,200 a month.", "Rent at my place went up to £1,300."),
+        ("I work at Deloitte.", "I work at Accenture now, mostly at the client's office in Leeds."),
         # Still a move of the speaker's own thing, or to a value of the slot.
         ("I bank with Barclays.", "Moved my current account to Monzo."),
         ("My laptop is a ThinkPad.", "Work upgraded my laptop to a MacBook Pro."),
@@ -710,7 +730,6 @@ async def test_longer_lists_keep_their_other_items(
         ("My phone is an iPhone 15.", "Upgraded my phone to the 5G plan."),
         ("My broadband is BT.", "Upgraded my broadband to the 900Mb package, same provider."),
         ("I drive a VW Golf.", "Switched my bike to an e-bike."),
-        ("I use Spotify.", "Upgraded to Spotify Premium Family."),
         ("My laptop is a MacBook Air.", "upgraded the macbook to sonoma finally"),
         # What moved is what the sentence opens with, not a noun inside it.
         ("My dentist is Dr Marsh.", "my dentist appointment got moved to 9am"),
@@ -725,7 +744,30 @@ async def test_longer_lists_keep_their_other_items(
         ("My laptop is a MacBook Air.", "Laptop died, it's at the Apple store being repaired."),
         # An everyday word that is also a value's name.
         ("My main language is Java.", "I go to David Lloyd now, for the foreseeable."),
-        # A stand-in whose reason follows it.
+        # Someone of a relation's thing, moved; an organisation's things, not the speaker's.
+        ("I drink oat lattes.", "Switched my husband's coffee to decaf."),
+        ("My phone is an iPhone 15.", "Got the kids' phones switched to Pixels."),
+        ("I use Spotify.", "The gym switched their music to Apple Music."),
+        ("My rent is £1,200 a month.", "The office rent got put up to £5,000."),
+        ("My rent is £1,200 a month.", "My parking space rent went up to £80."),
+        ("I drive a VW Golf.", "Traded my scooter in for a Vespa."),
+        ("My laptop is a MacBook Air.", "New laptop is a Dell for my daughter."),
+        ("My phone is an iPhone 15.", "New phone is a Pixel, for work only."),
+        ("My manager is Sarah.", "My new manager is starting Monday."),
+        ("My manager is Sarah.", "My boss's wife is Jane."),
+        ("My hair is short.", "My hair's grey now, gave up dyeing it."),
+        ("I use an iPhone 15 Pro.", "my phone's 256GB and somehow it's full AGAIN"),
+        ("My car is a Ford Focus.", "My car is 12 years old now."),
+        # A stand-in whose reason or bound follows it, in the sentence or the next.
+        ("I drive a VW Golf.", "I drive a Kia now 🚗 mine's in the body shop till next week"),
+        ("I drive a VW Golf.", "I drive a Kia now, borrowed from my brother."),
+        ("I drive a VW Golf.", "I drive a Kia now, temporarily."),
+        ("I work at Amazon.", "I work at Google now, 6 month fixed-term contract."),
+        ("I work at Amazon.", "I work at Google now, on loan from Amazon for six months."),
+        ("My manager is Sarah.", "My manager's Priya now, acting manager till they hire someone."),
+        ("My manager is Sarah.", "I report to Priya now, my usual boss is off sick."),
+        ("I live in Leeds.", "living in london now lol, uni placement till june"),
+        ("I drive a VW Golf.", "I drive a Ford Mustang now at weekends, my uncle's."),
         ("I drive a VW Golf.", "I drive a Corsa now, my car's in the garage this week."),
         ("I drive a VW Golf.", "I drive a Corsa now, the Golf's in the garage till Friday."),
         ("I drive a VW Golf.", "I drive a Kia now, got it on loan till Friday."),

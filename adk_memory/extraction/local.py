@@ -12,6 +12,7 @@ log or document) becomes bounded excerpts that cite it.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -43,6 +44,7 @@ from adk_memory.extraction.slots import (
     category_match,
     category_of,
     category_predicate,
+    ending_head,
     head_attribute,
     is_single_valued,
     predicate_for_category,
@@ -123,7 +125,12 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (r"^i (?:don'?t|do not|no longer) live in {obj}$", "lives_in", False, Kind.PROFILE),
-    (r"^my (?:home|house|apartment|flat) is in {obj}$", "lives_in", True, Kind.PROFILE),
+    (
+        r"^(?:(?:my|our) (?:new )?|new )(?:home|house|apartment|flat|place)(?: is|'s) in {obj}$",
+        "lives_in",
+        True,
+        Kind.PROFILE,
+    ),
     (
         r"^i(?:'ve| have)? ?(?:just |recently )?(?:quit|left) (?:my job at |my role at |)"
         r"(?P<old>[^.,;!?]+?) (?:for|to join) (?:a (?:new )?(?:job|role|position) at )?{obj}$",
@@ -310,9 +317,10 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (
-        r"^my (?:current |new |main |primary |usual |regular )?(?P<head>"
+        # "New gym is Anytime Fitness": a new one said without "my" is the speaker's too.
+        r"^(?:my (?:current |new |main |primary |usual |regular )?|new )(?P<head>"
         + "|".join(sorted((re.escape(h) for h in HEAD_ATTRIBUTE), key=len, reverse=True))
-        + r")(?: there| here)? (?:is|'s) (?:now |currently )?(?:an? |the |called |named )?{obj}$",
+        + r")(?: there| here)?(?: is|'s) (?:now |currently )?(?:an? |the |called |named )?{obj}$",
         "head",
         True,
         Kind.PROFILE,
@@ -519,7 +527,8 @@ _TENTATIVE = re.compile(
     r"|most nights|most (?:days|weekends)(?!\s+now)"
     r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
     r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
-    r"lent|ramadan|pregnancy)"
+    r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch)"
+    r"|at (?:the )?weekends?"
     r"|on (?:a |an |the |this )(?:[\w-]+ ){0,2}(?:project|contract|secondment|placement|"
     r"assignment)"
     r"|for \w+ only|only for|for (?:quick|some|certain|special|occasional)\b)\b",
@@ -535,12 +544,25 @@ _TOLD_AS_EVENT = re.compile(
 _PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.IGNORECASE)
 
 
+#: An aside that goes on about the value just said: "New phone is a Pixel, for work only".
+_ABOUT_THE_VALUE = re.compile(r"^(?:(?:just|only|but|and)\s+)*for\b", re.IGNORECASE)
+#: The value given to someone else: "New laptop is a Dell for my daughter".
+_FOR_SOMEONE_ELSE = re.compile(
+    rf"\bfor (?:my|our|his|her|the) (?:[\w-]+ )?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b",
+    re.IGNORECASE,
+)
+
+
 def _hedged_value(sentence: str, value: str) -> bool:
-    """Whether the part of `sentence` that states `value` hedges how long it lasts."""
+    """Whether the part of `sentence` that states `value`, with the asides that go on about
+    it, hedges how long or where it holds, or gives it to someone else."""
     at = sentence.lower().find(value.lower())
     if at < 0:
         return False
-    part = re.split(r"[,.;!?\u2013\u2014]", sentence[at:], maxsplit=1)[0]
+    first, *rest = re.split(r"\s*[,;\u2013\u2014]\s*|[.!?]", sentence[at:])
+    part = " ".join([first, *itertools.takewhile(_ABOUT_THE_VALUE.match, rest)])
+    if _FOR_SOMEONE_ELSE.search(part):
+        return True
     # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
     # and words that say the value lasts outweigh it ("on a permanent contract", "never
     # left").
@@ -577,13 +599,16 @@ _NAMED = re.compile(r"\b[A-Z]")
 
 def _is_the_subject(value: str, text: str) -> bool:
     """Whether `value` is the subject of `text`'s verb, not what it says holds: "Office coffee
-    is Nescafé now", "The coffee machine at work only does Nescafé now"; not "Matcha is my
-    morning drink now"."""
+    is Nescafé now", "The coffee machine at work only does Nescafé now", "the Mac died";
+    not "Matcha is my morning drink now"."""
     subject = re.compile(
         rf"\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?"
         # Not the value named as the speaker's: "Matcha is my morning drink now".
         rf"(?:\s+(?:is|are|was|were)|'s)\b(?!\s+(?:my|our)\b)"
-        rf"|\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?\s+(?:only|does|do)\b",
+        rf"|\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?\s+(?:only|does|do)\b"
+        # What happened to it: "the Mac died", "the Pixel broke".
+        rf"|\b{re.escape(value)}s?\s+(?:(?:just|finally|has|had)\s+)?"
+        r"(?:died|broke|broken|packed in|gave up|stopped|failed|crashed)\b",
         re.IGNORECASE,
     )
     return subject.search(text) is not None
@@ -648,11 +673,47 @@ _JUDGEMENTS = frozenset(
     "perfect weird".split()
 )
 #: A statement of what a thing of the speaker's is ("My car is …", "My name is …").
-_SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|name's)\b", re.IGNORECASE)
+_SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|our|new|name's)\b", re.IGNORECASE)
 #: Slots whose values are ordinary words ("vegan", "brown", "nurse", "oat latte").
 _WORDED_SLOTS = frozenset({"job_title", "hair", "diet", "drink", "favorite", "relationship_status"})
 #: Words a name never holds in lower case ("My name is on the list", "mud after…").
 _NOT_IN_A_NAME = re.compile(r"\b(?:after|the|on|for|in|at|with|to|of|is|was|when)\b")
+
+
+#: Words of a hair colour, and of a length or a cut: "My hair is grey now" says nothing of
+#: "My hair is short".
+_HAIR_COLOURS = frozenset(
+    "black brown blonde blond brunette red ginger auburn grey gray white silver pink blue "
+    "purple green copper dyed".split()
+)
+_HAIR_CUTS = frozenset(
+    "long short shoulder-length bob pixie shaved buzz cropped curly straight wavy bald "
+    "fringe bangs".split()
+)
+
+
+def _hair_aspect(value: str) -> str:
+    """The slot of a hair value: its colour ("hair:colour"), its cut ("hair:cut"), or both
+    ("hair", "long blonde")."""
+    words = set(re.findall(r"[\w-]+", value.lower()))
+    colour, cut = bool(words & _HAIR_COLOURS), bool(words & _HAIR_CUTS)
+    if colour and not cut:
+        return "hair:colour"
+    if cut and not colour:
+        return "hair:cut"
+    return "hair"
+
+
+#: A number with a unit: "256GB", "15 inches", "3 years old", "90%".
+_A_MEASURE = re.compile(
+    r"(?:about |around |only |nearly |almost )?\d[\d.,]*\s*(?:gb|tb|mb|gig|gigs|mah|inch|inches|"
+    r"in\b|\"|%|mp|megapixels?|hz|ghz|w\b|watts?|kg|kilos?|lbs?|mph|cc\b|litres?|liters?|"
+    r"years? old|months? old|miles|km|k miles|owners?)",
+    re.IGNORECASE,
+)
+#: Slots whose values are amounts.
+_AMOUNT_SLOTS = frozenset({"rent", "salary", "age"})
+_A_VERB_INSIDE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
 
 
 def _names_a_value(obj: str, predicate: str) -> bool:
@@ -662,10 +723,20 @@ def _names_a_value(obj: str, predicate: str) -> bool:
     ordinary word for a slot whose values are ordinary words ("My diet is vegan")."""
     if predicate == "name":
         return _NOT_IN_A_NAME.search(obj) is None and not _NOT_A_VALUE_START.match(obj)
+    if _A_MEASURE.match(obj) and predicate.split(":", 1)[0] not in _AMOUNT_SLOTS:
+        # How big or how old a thing is, not which one: "my phone's 256GB".
+        return False
+    if _A_VERB_INSIDE.search(obj):
+        # A clause of its own, not a value: "My boss's wife is Jane" ("boss's" read as "boss
+        # is").
+        return False
     if obj[:1].isupper() or obj[:1].isdigit():
         # A name or a number: "Life of Pi", "Our Lady's Hospital", "2 Elm Road".
         return True
-    if _NOT_A_VALUE_START.match(obj):
+    if _NOT_A_VALUE_START.match(obj) or (
+        # Doing something, not which one it is: "My new manager is starting Monday".
+        re.match(r"(?-i:[a-z]+ing)\b", obj) and predicate.split(":", 1)[0] not in _WORDED_SLOTS
+    ):
         return False
     words = [w.strip(".,;:!?\"'()").lower() for w in obj.split()]
     if any(w in _JUDGEMENTS for w in words[:2]):
@@ -690,33 +761,46 @@ _FIGURATIVE = re.compile(
 _AN_ORGANISATIONS_OWN = re.compile(
     r"^\W*(?:the\s+|our\s+|my\s+)?(?:office|company|firm|employer|work|school|uni|university|"
     r"college|council|hospital|building|business|organi[sz]ation|it department|club|church|"
-    r"library|nursery)\s+(?:(?:has|have|just|finally|recently|now)\s+)*"
+    r"library|nursery|gym|caf[eé]|shop|store|restaurant|pub|bar|hotel|salon|supermarket|"
+    r"venue)\s+(?:(?:has|have|just|finally|recently|now)\s+)*"
     r"(?:switched|moved|changed|swapped|migrated|upgraded|downgraded|transferred|shifted)\s+"
-    r"(?!(?:me|us|my|our|it|them|everyone|everybody|all of us)\b)",
+    # Not the speaker or the speaker's things or group: "swapped all our laptops to MacBooks",
+    # "switched the team to Pixels".
+    r"(?!(?:(?:all|both|each|every one)\s+(?:of\s+)?)?(?:me|us|my|our|it|them|everyone|"
+    r"everybody|all of us|the (?:whole )?team|staff|all staff)\b)",
     re.IGNORECASE,
 )
 #: A thing of someone else's, by a possessive ("the kids' car seats", "Mum's Corsa"), or
 #: people moved ("Switched the kids to Spotify Kids"): theirs, not the speaker's.
 _ANOTHERS_POSSESSIVE = re.compile(r"\b(?!(?:it|that|what|there|here)'s\b)[\w-]+(?:'s|s')(?=\s|$)")
-_PEOPLE = re.compile(rf"(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY}|family|everyone)", re.IGNORECASE)
-#: A word before a thing's noun that makes it another one than the speaker's own: a named
-#: service's ("my Netflix email"), a shared one's ("the joint account") or another role's
-#: ("my work email").
-_ANOTHER_ONES_QUALIFIER = frozenset(
-    "joint shared family business work works company office school uni kids kids' spare "
-    "backup second secondary other guest test side travel gaming".split()
+#: A thing of someone of the speaker's, before what it moved to: "Switched my husband's
+#: coffee to decaf", "Got the kids' phones switched to Pixels".
+_SOMEONES_THING_MOVED = re.compile(
+    rf"\b(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})(?:'s|s'|')\s", re.IGNORECASE
 )
-#: A plan or a tier of the same thing, not another one: "Upgraded my phone to the 5G plan".
+_PEOPLE = re.compile(rf"(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY}|family|everyone)", re.IGNORECASE)
+#: Words before a thing's noun that still say the speaker's own one ("my monthly rent", "my
+#: main phone"); any other makes it another one: a named service's ("my Netflix email"), a
+#: shared one ("the joint account"), another role's or place's ("my work email", "my parking
+#: space rent").
+_OWN_ONES_QUALIFIERS = frozenset(
+    "current main usual monthly weekly annual yearly daily new old own personal primary "
+    "regular home everyday normal".split()
+)
+#: A plan or a tier of the same thing, not another one: "Upgraded my phone to the 5G plan",
+#: "the family plan"; not another provider's ("a virgin package").
 _A_TIER = re.compile(
-    r"\b(?:plan|package|tier|bundle|deal|contract|subscription|membership|option|edition|"
-    r"level)s?\W*$",
+    r"(?:\d|\b(?:unlimited|family|premium|basic|standard|pro|plus|student|duo|individual|"
+    r"annual|monthly|yearly|cheaper|bigger|faster|slower|higher|lower|top|bottom|lite|"
+    r"essential|starter)\b)[^,.;]*?\b(?:plan|package|tier|bundle|deal|contract|subscription|"
+    r"membership|option|edition|level)s?\W*$",
     re.IGNORECASE,
 )
 #: A thing at the menders: whatever "died" or broke, it is not gone ("Laptop died, it's at
 #: the Apple store being repaired").
 _IN_REPAIR = re.compile(
-    r"\b(?:being (?:repaired|fixed|mended|looked at)|in for (?:a )?(?:repairs?|fixing|mending)|"
-    r"(?:getting|get|having|have) (?:it |them )?(?:repaired|fixed|mended)|"
+    r"\b(?:(?<!was )(?<!were )being (?:repaired|fixed|mended|looked at)|"
+    r"in for (?:a )?(?:repairs?|fixing|mending)|"
     r"(?:gone|sent|went) (?:off )?(?:for|to) (?:repair|be (?:repaired|fixed)))\b",
     re.IGNORECASE,
 )
@@ -728,12 +812,13 @@ _PASSIVE_MOVE = re.compile(
     r"^\W*(?P<what>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+(?:(?:got|gets|was|were|has been|have been|"
     r"is being|'s been|been)\s+(?:switched|moved|changed|swapped|upgraded|transferred|"
     r"shifted|pushed|put|bumped)"
-    r"|(?:has\s+)?(?:moved|switched|changed|went|transferred)(?=\s+(?:over\s+)?to\b))\b",
+    r"|(?:has\s+)?(?:moved|switched|changed|went|transferred)(?=\s+(?:(?:over|up|down)\s+)?to\b))"
+    r"\b",
     re.IGNORECASE,
 )
 #: What a thing that is not the speaker's is like: "the canteen menu is all vegetarian now".
 _ANOTHER_THINGS_STATE = re.compile(
-    r"^\W*(?:the|a|an|this|that|their|his|her|its)\s+(?:[\w'-]+\s+){0,3}?"
+    r"^\W*(?:the|a|an|this|that|their|his|her|its)\s+(?!usual\b|regular\b)(?:[\w'-]+\s+){0,3}?"
     r"(?:is|are|was|were|'s|'re|has|have|went|goes)\b",
     re.IGNORECASE,
 )
@@ -750,18 +835,13 @@ def _category_of_thing(thing: str) -> str | None:
 
 #: Where a sentence sets a second thought apart: a comma, a semicolon, a dash.
 _ASIDE_BREAK = re.compile(r"\s*[,;]\s+|\s+[\u2013\u2014-]+\s+")
-#: An aside that bounds or stands in for what came before: "…, just till the Golf's fixed",
-#: "…, staying at Tom's till the flat's ready", "…, for a few weeks".
-_BOUNDS_WHAT_CAME_BEFORE = re.compile(
-    rf"^\W*(?:(?:just|only|but|though|at least|and)\s+)*(?:{_BOUND_WORDS}|for|over|this|"
-    r"staying|stopping|crashing|kipping|sleeping|living|covering|standing in|filling in|"
-    r"instead)\b",
-    re.IGNORECASE,
-)
 #: Words that point back at what came before ("…, got it on loan", "…, which is temporary",
 #: "…, he's covering this month", "…, seconded there for a year").
 _POINTS_BACK = re.compile(
-    r"\b(?:it|it's|its|them|they're|this one|that one|which|he|he's|she|she's|there)\b", re.I
+    # Not the "it" of "it's been a lot of omelettes".
+    r"\b(?:it(?!')|its|them|they're|this one|that one|which|there|mine|usual|old one|"
+    r"other one)\b",
+    re.I,
 )
 #: Where or when an event happened, which bounds nothing of what it brought: "got it on a
 #: trip to Manchester", "cut it while on holiday". A stand-in word left beside it still
@@ -771,69 +851,113 @@ _WHERE_IT_HAPPENED = re.compile(
     r"while (?:on|away|i was|we were)\b(?: (?:holiday|a trip|business))?)",
     re.IGNORECASE,
 )
-#: Someone or something named as what the aside is about ("Sarah's on maternity leave", "the
-#: Golf's in the garage till Friday"); not a place named in passing ("I'm at a conference in
-#: London this week").
-_A_NAMED_SUBJECT = re.compile(
-    r"^\W*(?:(?:the|my|our)\s+)?(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?"
-    r"(?:'s|\s+(?:is|are|was|has|got|gets|went))\b",
-    re.IGNORECASE,
-)
 #: A bound still ahead: "till Friday", "for now", "next week".
 _BOUND_AHEAD = re.compile(
     r"\b(?:till|until|til|for now|for the (?:time being|moment)|next|temporar\w*)\b", re.I
 )
 
 
-def _passing_asides(sentence: str) -> list[str]:
-    """The asides after a lasting change that alone tell a passing moment ("I work at Google
-    now, borrowing a laptop till mine arrives" → ["borrowing a laptop till mine arrives"]);
-    empty when the sentence opens with no lasting change, or an aside bounds it ("I drive a
-    Corsa now, just till the Golf's fixed"), or the passing moment is not in an aside."""
+def _passing_only_in_how_it_came(sentence: str) -> bool:
+    """Whether the only passing moment of `sentence` is in an aside, after a lasting change,
+    that tells where or when the value came, or how things were: "I drive a Tesla now, got it
+    on a trip to Manchester", "My hair is short now, cut it while on holiday", "My laptop's a
+    ThinkPad now, the MacBook was on loan from work". Any other passing aside may
+    bound the value ("I drive a Kia now, mine's in the shop till Friday", "…, borrowed from my
+    brother", "…, temporarily"), so it still does."""
     first, *rest = _ASIDE_BREAK.split(sentence)
     opening = cues(first)
     if not rest or not opening.lasting or not opening.change:
-        return []
+        return False
     asides = [part for part in rest if cues(part).temporary]
-    if (
-        not asides
-        or not cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
-        or any(_BOUNDS_WHAT_CAME_BEFORE.match(part) for part in asides)
-    ):
-        return []
-    return asides
+    return (
+        bool(asides)
+        and all(_tells_how_it_came(part) or _WAS.search(part) for part in asides)
+        and cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
+    )
 
 
-def _bears_on(aside: str, value: str, slot: str) -> bool:
-    """Whether a passing `aside` may be about the `value` just said or its slot's thing: it
-    points back at it ("got it on loan till Friday"), names it, names someone or something by
-    name ("the Golf's in the garage till Friday", "visiting Leeds next week"), or names the
-    slot's thing ("the car's at the garage"). Told as a past event with no bound ahead ("got
-    it on a trip to Manchester", "cut it while on holiday"), it dates how the value came."""
-    if (
+def _tells_how_it_came(aside: str) -> bool:
+    """Whether a passing `aside` is an event that happened on a trip or a holiday and no more:
+    what it brought lasts ("got it on a trip to Manchester"); a stand-in word or a bound
+    ahead still bounds ("borrowed it on holiday", "got it on loan till Friday")."""
+    return (
         _an_event(aside)
+        and _WHERE_IT_HAPPENED.search(aside) is not None
         and not _BOUND_AHEAD.search(aside)
         and not cues(_WHERE_IT_HAPPENED.sub(" ", aside)).temporary
-    ):
-        return False
-    # "my car's in the garage": the thing's noun read without the "'s".
-    plain = re.sub(r"'s\b", " is", aside)
-    return bool(
-        _POINTS_BACK.search(aside)
-        or content_words(value) & content_words(aside)
-        or _A_NAMED_SUBJECT.match(aside)
-        or head_attribute(plain) == slot
-        or predicate_for_category(category_of(plain)) == slot
     )
+
+
+#: Titles that name no one in particular ("Dr Shah" and "Dr Okafor" share no one).
+_TITLES = frozenset("dr mr mrs ms miss prof sir".split())
+
+
+def _points_at(later: str, slot: SlotMatch) -> bool:
+    """Whether a sentence after a slot's value points at the value or its slot's thing:
+    "Mine's in the body shop till next week", "It's on loan", "The car's at the garage"."""
+    # "my car's in the garage": the thing's noun read without the "'s".
+    plain = re.sub(r"'s\b", " is", later)
+    return bool(
+        _POINTS_BACK.search(later)
+        or (content_words(slot.object) - _TITLES) & content_words(later)
+        or head_attribute(plain) == slot.predicate
+        or predicate_for_category(category_of(plain)) == slot.predicate
+    )
+
+
+#: A clause with a person as its subject: a statement of its own, not a bound on the one
+#: before ("I work at Google now, I'm on holiday till Monday").
+_A_PERSON_OPENS = re.compile(
+    rf"^\W*(?:(?:but|and|though|so|also|plus)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|he|he's|"
+    rf"she|she's|they|they're|(?:my|our)\s+(?:[\w-]+\s+)?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})"
+    r"(?:'s)?)(?=\s|$)",
+    re.IGNORECASE,
+)
+#: Words of a stand-in: lent, hired, covering ("my wife's borrowing it this week", "he's
+#: covering this month").
+_STAND_IN = re.compile(
+    # Not "I'm covering the whole of the north".
+    r"\b(?:borrow\w*|lend\w*|lent|loan\w*|hire[ds]?|hiring|rent(?:ed|al|ing)|"
+    r"covering(?!\s+(?:the|a|an|all|most|both|every)\b)|cover|"
+    r"acting|interim|standing in|filling in|temporar\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _bounds(later: str, slot: SlotMatch, *, same_sentence: bool) -> bool:
+    """Whether a later clause bounds the value the slot was filled with. It tells a passing
+    moment, not how the value came ("…, got it on a trip to Manchester"), and:
+    - in the same sentence, has no person as its subject, so it is about the value or its
+      stand-in ("…, mine's in the shop till Friday", "…, Sarah's on maternity leave", "…,
+      6 month fixed-term contract"), or has one and tells a stand-in ("…, he's covering this
+      month"); a person's own passing moment bounds nothing ("…, I'm on holiday till
+      Monday", "…, my parents are visiting this weekend");
+    - in the sentence after, points at the value or its thing ("Mine's in the body shop till
+      next week"); not "Off to Spain next week", "The case is temporary until the nice one
+      arrives"."""
+    said = cues(later)
+    if not said.temporary or said.past or _WAS.search(later) or _tells_how_it_came(later):
+        # Told in the past, it dates how things were: "the MacBook was on loan from work
+        # while I was seconded".
+        return False
+    if not same_sentence:
+        return _points_at(later, slot)
+    if _STAND_IN.search(later) or _points_at(later, slot):
+        # "…, he's covering this month", "…, my usual boss is off sick".
+        return True
+    return not _A_PERSON_OPENS.match(later)
 
 
 def _another_ones_thing(thing: str) -> bool:
-    """Whether a moved `thing` of two words is another one than the slot's thing of the
-    speaker's: "Netflix email", "joint account", "work laptop"; not "current account"."""
-    words = thing.split()
-    return len(words) == 2 and (
-        words[0][:1].isupper() or words[0].lower() in _ANOTHER_ONES_QUALIFIER
-    )
+    """Whether `thing`, named by a slot's noun, is another one than the speaker's own: "my
+    Netflix email", "the joint account", "my parking space rent"; not "my current account",
+    "my monthly rent"."""
+    head = ending_head(thing)
+    if head is None:
+        return False
+    words = re.sub(r"^\W*(?:(?:my|our|the|a|an)\s+)+", "", thing, flags=re.IGNORECASE).split()
+    qualifiers = words[: len(words) - len(head.split())]
+    return any(w[:1].isupper() or w.lower() not in _OWN_ONES_QUALIFIERS for w in qualifiers)
 
 
 def _a_variant_of(thing: str, value: str) -> bool:
@@ -858,14 +982,8 @@ def match_slot(
             speaker's fills a slot of the speaker's.
     """
     said = cues(sentence)
-    asides: list[str] = []
-    if not said.lasting:
-        # A passing moment told beside a change, of something else: "I work at Google now,
-        # borrowing a laptop till mine arrives", "I drive a Tesla now, got it on a trip to
-        # Manchester". What the asides mention is checked once the slot is known.
-        asides = _passing_asides(sentence)
-        if not asides:
-            return None
+    if not said.lasting and not _passing_only_in_how_it_came(sentence):
+        return None
     if _FIGURATIVE.search(sentence):
         return None
     core = mask(_core(sentence))
@@ -901,8 +1019,8 @@ def match_slot(
             pred = f"{predicate}:{normalize_value(_clean_object(groups['item']))}"
         elif predicate == "uses":
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
-        if any(_bears_on(aside, obj, pred) for aside in asides):
-            return None
+        if pred == "hair":
+            pred = _hair_aspect(obj)
         if said.additive and is_single_valued(pred) and old is None:
             # "I also work at X" adds a value beside the known one; it displaces nothing.
             return None
@@ -944,12 +1062,20 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     old = displaced(text)
     new = arrived(text)
     thing = moved_thing(text)
-    if any(_ANOTHERS_POSSESSIVE.search(v) for v in old) or (
-        thing is not None and _PEOPLE.fullmatch(thing)
+    if (
+        any(_ANOTHERS_POSSESSIVE.search(v) for v in old)
+        or (thing is not None and _PEOPLE.fullmatch(thing))
+        or _SOMEONES_THING_MOVED.search(re.split(r"\b(?:to|for|with|into)\b", text, maxsplit=1)[0])
     ):
         # "Swapped the kids' car seats to Maxi-Cosi", "Switched the kids to Spotify Kids".
         return None
-    if thing is not None and new is not None and _a_variant_of(thing, new):
+    if (
+        thing is not None
+        and new is not None
+        and _a_variant_of(thing, new)
+        and not _NAMED.search(text[text.find(new) :])
+    ):
+        # "Switched my bike to an e-bike"; not "Upgraded my MacBook Air to a MacBook Pro".
         return None
     if thing is not None and new is not None and _A_TIER.search(new) and not _NAMED.search(new):
         # A plan or a tier of the same thing: "Upgraded my broadband to the 900Mb package".
@@ -959,12 +1085,15 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         and thing
         and head_attribute(thing) is None
         and not _NAMED.search(thing)
-        and new is not None
-        and (re.search(r"[A-Z0-9@£$€]", new) or category_of(new) is not None)
+        and not (
+            category_of(thing, specific=True) is not None
+            and not (new and (re.search(r"[A-Z0-9@£$€]", new) or category_of(new)))
+        )
     ):
-        # "moved our standup to 10:15" displaces what was said of the standup; "Upgraded my
-        # Spotify to the family plan" keeps Spotify, and "upgraded the macbook to sonoma"
-        # names no value the macbook gave way to.
+        # "moved our standup to 10:15" displaces what was said of the standup, "switched
+        # broadband to a virgin package" what was said of the broadband; "Upgraded my Spotify
+        # to the family plan" keeps Spotify, and "upgraded the macbook to sonoma" names no
+        # value the macbook gave way to.
         old = [thing]
     category = category_of(new) if new else None
     category = category or (_category_of_thing(" ".join(old)) if old else None)
@@ -979,8 +1108,11 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             and not re.fullmatch(r"(?:i|we|we've|i've)", passive.group("what"), re.IGNORECASE)
         ):
             # What "got moved" ends with is what moved: "my dentist appointment got moved to
-            # 9am" moves the appointment, "I got moved to the Leeds office" the speaker.
-            predicate = head_attribute(passive.group("what"), ending=True)
+            # 9am" moves the appointment, "I got moved to the Leeds office" the speaker, "The
+            # office rent got put up" the office's rent.
+            # "Rent at my place went up to £1,300": the rent, not the place.
+            what = re.split(r"\s+(?:at|on|in|for|of)\s+", passive.group("what"))[0]
+            predicate = None if _another_ones_thing(what) else head_attribute(what, ending=True)
         elif thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
             # The speaker or the speaker's team moved is the speaker's place moved: "The
             # company moved our team to a new office by the Isar".
@@ -991,7 +1123,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             # Friday" the appointment, not the dentist; "Changed my Netflix email to…" the
             # service's login, not the speaker's address; "Upgraded my phone to the 5G plan"
             # the plan, not the phone.
-            if not _another_ones_thing(thing) and not _A_TIER.search(new):
+            if not _another_ones_thing(thing):
                 predicate = head_attribute(thing, ending=True)
         named_by_noun = True
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
@@ -1119,7 +1251,11 @@ class LocalExtractor:
         pieces: list[tuple[str, Fact | None]] = []
         before, before_kept = "", True
         in_repair = _IN_REPAIR.search(event.text) is not None
-        for sentence in split_sentences(event.text):
+        sentences = split_sentences(event.text)
+        for at, sentence in enumerate(sentences):
+            # The sentence after may bound what this one says ("I drive a Kia now 🚗 mine's
+            # in the body shop till next week").
+            following = split_clauses(sentences[at + 1]) if at + 1 < len(sentences) else []
             dropped = _dropped_subject(before, sentence)
             kept = salient_part(sentence, addressed_to_agent=with_agent)
             if kept is not None and dropped == "someone" and not before_kept:
@@ -1140,9 +1276,10 @@ class LocalExtractor:
                 None
                 if slot is not None
                 and slot.object
-                and any(
-                    cues(later).temporary and _bears_on(later, slot.object, slot.predicate)
-                    for later in clauses[i + 1 :]
+                and LASTS.search(kept) is None
+                and (
+                    any(_bounds(later, slot, same_sentence=True) for later in clauses[i + 1 :])
+                    or any(_bounds(later, slot, same_sentence=False) for later in following)
                 )
                 else slot
                 for i, slot in enumerate(slots)

@@ -260,6 +260,16 @@ def category_of(text: str, *, specific: bool = False) -> str | None:
     return match[1] if match else None
 
 
+def ending_head(text: str) -> str | None:
+    """The attribute head noun that ends `text`, longest first ("my current account" →
+    "current account", "my parking space rent" → "rent")."""
+    lowered = f" {' '.join(text.lower().split())} "
+    for head in sorted(_HEADS, key=len, reverse=True):
+        if lowered.endswith(f" {head} ") or lowered.endswith(f" {head}s "):
+            return head
+    return None
+
+
 def head_attribute(text: str, *, ending: bool = False) -> str | None:
     """The slot named by an attribute head noun in `text` ("moved my current account over to
     Monzo" → "bank"), longest head first; with `ending`, only a head that ends `text` (of

@@ -38,7 +38,12 @@ from adk_memory.extraction.cues import (
     subject_words,
 )
 from adk_memory.extraction.local import normalize_value
-from adk_memory.extraction.slots import category_of, is_single_valued, predicate_for_category
+from adk_memory.extraction.slots import (
+    category_of,
+    head_attribute,
+    is_single_valued,
+    predicate_for_category,
+)
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 
 #: Cosine above which two sentences with the same content words say the same thing.
@@ -131,6 +136,10 @@ def _ends_the_one_before(fact: Fact) -> bool:
     gone = fact.replaces or ""
     if category_of(gone) is None or category_of(gone, specific=True) is not None:
         # A value ("the Golf") is matched by name; only a bare slot noun names any value.
+        return False
+    if head_attribute(gone, ending=True) != fact.predicate:
+        # A noun of one kind of the slot's values is no name for its one thing: "Traded my
+        # scooter in for a Vespa" leaves the car the speaker drives.
         return False
     body = strip_speaker(fact.text)
     named = {m.group(0).lower() for m in _STATES_A_VALUE.finditer(body)}
@@ -305,22 +314,12 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         return Decision.REPLACE if not kept else None
     if fact.polarity and not record.polarity and _words(record.object) <= _words(fact.object):
         return Decision.REPLACE
-    if _refines(old_obj, new_obj):
-        # The same value named more closely ("Spotify" → "Spotify Premium Family", "Golf" →
-        # "Golf GTI"): a tier or a model of it, not another one.
-        return None
     # One value at a time, or an explicit move to a new value ("moved my current account
     # over to Monzo" over "I bank with Barclays").
     moved = is_single_valued(fact.predicate) or arrived(strip_speaker(fact.text)) is not None
     if fact.polarity and record.polarity and new_obj and moved:
         return Decision.REPLACE
     return None
-
-
-def _refines(old: str, new: str) -> bool:
-    """Whether the value `new` is the value `old` named more closely, opening with all of it
-    ("spotify premium family" of "spotify"; "new york" is no "york")."""
-    return bool(old) and new.startswith(f"{old} ")
 
 
 def _displaces_episode(fact: Fact, record: MemoryRecord) -> Decision | None:

@@ -24,22 +24,38 @@ _TEMPORARY = LazyPattern(
     r"done)| arrives| comes(?: back)?| pays out)|"
     # A stand-in while the usual one is away or mended, or the speaker is: "While Sarah's
     # off, I report to Tom", "while mine's in the garage", "while I'm up in Scotland".
-    r"while [^,.;!?]{1,40}?(?:'s|'re|'m| is| are| am| gets?) (?:off|away|on (?:leave|holiday|tour)|"
+    r"while [^,.;!?]{1,40}?(?:'s|'re|'m| is| are| am| gets?) (?:off|away|abroad|overseas|"
+    r"on (?:leave|holiday|tour)|"
     r"being|in for|in the garage|closed|shut|down|short-staffed|fixed|repaired|up in|over in|"
     r"visiting|staying)|"
     # A span of the speaker's own ("My usual is a mint tea while I'm pregnant", "whilst we're
-    # renovating"), not "while I'm at it"; "while my husband works at Meta" sets two people
-    # side by side and bounds nothing.
-    r"(?:while|whilst) (?:i'm|i am|we're|we are) (?!at it\b)|"
+    # renovating"), not "while I'm at it" or "while I'm enjoying it"; "while my husband
+    # works at Meta" sets two people side by side and bounds nothing.
+    r"(?:while|whilst) (?:i'm|i am|we're|we are) (?:pregnant|expecting|breastfeeding|nursing|"
+    r"abroad|away|on|off|in|staying|living|recovering|between|waiting|studying|training|"
+    r"visiting|travelling|traveling|sick|ill|injured|renovating|house-?sitting)\b|"
     # Placed at a client by the employer: "Working at the client site at Barclays".
-    r"client(?:'s)? (?:site|office|premises)|(?:at|with) (?:a|the|our) client\b|"
+    r"client (?:site|office|premises)|(?:at|with) (?:a|the|our) client\b(?!')|"
+    # A stand-in or a fixed term: "maternity cover", "interim till the new head starts",
+    # "6 month fixed-term contract", "on loan from Amazon", "uni placement till June".
+    r"(?:maternity|paternity|sick|holiday|leave) cover|cover(?:ing)? for|interim|acting (?:manager|"
+    r"head|lead|boss)|fixed[- ]term|temp (?:role|job|contract|work)|temping|internship|"
+    r"placement|on loan|loaned|putting (?:me|us) up|being renovated|(?:detox|trial) (?:week|month)|"
+    # Until a day or a season ahead, or until something happens: "till March", "until the
+    # sale goes through", "till they hire someone"; not a past one ("until last year").
+    r"(?:until|till|til) (?!(?:now|recently|then|last|(?:19|20)\d\d)\b)(?:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|"
+    r"winter|christmas|easter|the end|the new|further notice|the \w+ (?:starts|"
+    r"arrives|comes|goes|is|are|gets)|the (?:sale|project|contract|baby|move|keys))|"
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
     # (Not "bought on hire purchase".)
     r"(?:hire|hired|rental) (?!purchase\b)(?:car|van|bike|e-bike|(?-i:[A-Z])\w*)|"
-    r"on (?:a |my )?secondment|seconded|"
+    r"on secondment|secondment (?:from|to|at|with)\b|seconded|"
+    r"contract (?:ends|runs out|is up|finishes)|"
     # Off or mended for a while, or someone standing in: "Sarah is off sick this month", "the
     # iPhone is being fixed", "he's covering this month".
-    r"off sick|being (?:fixed|repaired|mended|serviced)|(?:'s|'re|'m| is| are| am) covering|"
+    r"off sick|(?<!was )(?<!were )being (?:fixed|repaired|mended|serviced)|"
+    r"(?:'s|'re|'m| is| are| am) covering|"
     r"at (?:a|the) (?:conference|meeting|workshop|airport|hotel)|(?:dog|house|baby|cat)-?sitting|"
     r"rented|borrowed|next (?:week|month|weekend)|"
     # A stand-in while the usual one is away, a trial, a go for fun: "I'm on my old Motorola
