@@ -106,9 +106,15 @@ async def _later(
         ),
         # "New X is Y" and "My X's Y" say which one the speaker's is.
         ("My gym is PureGym.", "New gym is Anytime Fitness, it's open 24/7."),
-        ("My manager is Sarah.", "My manager's Tom now, Sarah moved to the Paris office."),
+        ("My manager is Sarah.", "My manager is Tom now, Sarah moved to the Paris office."),
         ("I live in Leeds.", "Our new place is in Harrogate, come visit!"),
-        ("My salary is £40k.", "My salary's £46k now."),
+        ("My laptop is a MacBook Air.", "My laptop's a Dell XPS these days."),
+        ("My salary is $85,000.", "My salary is $94,000 this year, got the raise in January."),
+        ("My laptop is a MacBook Pro.", "I use a ThinkPad now, the MacBook was on loan from work."),
+        (
+            "I drive a Honda Civic.",
+            "I drive a Kia Sportage now. The dealer lent me a courtesy car until it was ready.",
+        ),
         # A more closely named value is still the value that holds.
         ("I use Spotify.", "Upgraded to Spotify Premium Family."),
         ("My broadband is Virgin Media.", "Moved my broadband to the BT Full Fibre 900 package."),
@@ -757,6 +763,36 @@ async def test_longer_lists_keep_their_other_items(
         ("My manager is Sarah.", "My boss's wife is Jane."),
         ("My hair is short.", "My hair's grey now, gave up dyeing it."),
         ("I use an iPhone 15 Pro.", "my phone's 256GB and somehow it's full AGAIN"),
+        # "'s" is a possessive more often than "is": read as "is" only before "a" or "an",
+        # and never for what a person is.
+        ("I drive a VW Golf.", "My car's Bluetooth stopped working."),
+        ("My manager is Sarah.", "My boss's OK with me leaving early on Fridays."),
+        ("My manager is Sarah.", "My manager's Australian, so the jokes are relentless."),
+        ("My partner is Alex.", "My wife's an NHS nurse."),
+        ("I work at Barclays.", "My company's a Google partner so we get free training."),
+        ("My laptop is a MacBook Air.", "My laptop's Windows 11 now, don't ask."),
+        ("My car is a Ford Focus.", "My car's a 2015 model, 1.6 diesel."),
+        # "New X is Y": the speaker's only when no one else was just named; not yet, not a
+        # value of the slot's kind.
+        ("I have an iPhone 13.", "Gran got a new phone. New phone is a Doro, big buttons."),
+        ("I have an iPhone 13.", "Helped Mum set up her phone. New phone is a Samsung A15."),
+        ("I have an iPhone 13.", "New phone is an iPhone 16 in September, hopefully."),
+        ("I have an iPhone 13.", "New phone is an iPhone 16 or a Pixel 9, can't decide."),
+        ("I drive a VW Golf.", "New car is Dad's, he's lending it while he's away."),
+        ("My email is jo.smith@gmail.com.", "New email is Amazon again, ugh, spam."),
+        ("I use Neovim.", "New editor is Hannah, the old one left the publisher."),
+        ("I live in Leeds.", "Our new place is in Harrogate, we move in June."),
+        ("My main language is Java.", "My main language is English, obviously."),
+        ("My job title is Senior Analyst.", "My title is Mrs now, got married!"),
+        ("I drive a VW Golf.", "My bike's a Brompton, folds right up."),
+        ("I drink oat lattes.", "My usual is a mint tea for work meetings."),
+        # A stand-in told in the past, a term, a bound said by someone.
+        ("I drive a VW Golf.", "I drive a Corsa now, it was the only hire car left."),
+        ("I work at HSBC.", "I work at Barclays now, the agency said it was a 3 month contract."),
+        (
+            "I live in Leeds.",
+            "I live in Bristol now, we were told it's only till the house is finished.",
+        ),
         ("My car is a Ford Focus.", "My car is 12 years old now."),
         # A stand-in whose reason or bound follows it, in the sentence or the next.
         ("I drive a VW Golf.", "I drive a Kia now 🚗 mine's in the body shop till next week"),

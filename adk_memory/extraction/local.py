@@ -126,7 +126,8 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     ),
     (r"^i (?:don'?t|do not|no longer) live in {obj}$", "lives_in", False, Kind.PROFILE),
     (
-        r"^(?:(?:my|our) (?:new )?|new )(?:home|house|apartment|flat|place)(?: is|'s) in {obj}$",
+        r"^(?:(?:(?:my|our) (?:new )?|new )(?:home|house|apartment|flat)|(?:(?:my|our) )?new place)"
+        r" is in {obj}$",
         "lives_in",
         True,
         Kind.PROFILE,
@@ -320,7 +321,10 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         # "New gym is Anytime Fitness": a new one said without "my" is the speaker's too.
         r"^(?:my (?:current |new |main |primary |usual |regular )?|new )(?P<head>"
         + "|".join(sorted((re.escape(h) for h in HEAD_ATTRIBUTE), key=len, reverse=True))
-        + r")(?: there| here)?(?: is|'s) (?:now |currently )?(?:an? |the |called |named )?{obj}$",
+        # "'s" is as often a possessive ("My car's Bluetooth stopped working"): read as "is"
+        # only before "a" or "an" ("My laptop's a Dell XPS"), which no possessive takes.
+        + r")(?: there| here)?(?: is|'s(?= (?:now )?an? )) (?:now |currently )?"
+        r"(?:an? |the |called |named )?{obj}$",
         "head",
         True,
         Kind.PROFILE,
@@ -527,7 +531,7 @@ _TENTATIVE = re.compile(
     r"|most nights|most (?:days|weekends)(?!\s+now)"
     r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
     r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
-    r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch)"
+    r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch|half[- ]term)"
     r"|at (?:the )?weekends?"
     r"|on (?:a |an |the |this )(?:[\w-]+ ){0,2}(?:project|contract|secondment|placement|"
     r"assignment)"
@@ -548,7 +552,21 @@ _PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.I
 _ABOUT_THE_VALUE = re.compile(r"^(?:(?:just|only|but|and)\s+)*for\b", re.IGNORECASE)
 #: The value given to someone else: "New laptop is a Dell for my daughter".
 _FOR_SOMEONE_ELSE = re.compile(
-    rf"\bfor (?:my|our|his|her|the) (?:[\w-]+ )?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b",
+    rf"\bfor (?:my|our|his|her|the) (?:[\w-]+ )?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b"
+    # Or for one part of life: "a Samsung for work", "jo@acme.com for work stuff" (not "I
+    # mostly write Java at work").
+    r"|\bfor (?:work|home|school|uni)\b",
+    re.IGNORECASE,
+)
+
+
+#: A value not settled yet: "New phone is an iPhone 16 in September, hopefully", "£45k from
+#: April", "iPhone 16 or Pixel 9, can't decide", "TBC".
+_NOT_YET = re.compile(
+    r"\b(?:hopefully|fingers crossed|can'?t decide|undecided|tbc|tbd|not decided|"
+    r"from (?:next|january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|monday|tuesday|wednesday|thursday|friday|the new year)|"
+    r"or (?:a |an |the )?(?-i:[A-Z]))",
     re.IGNORECASE,
 )
 
@@ -561,7 +579,7 @@ def _hedged_value(sentence: str, value: str) -> bool:
         return False
     first, *rest = re.split(r"\s*[,;\u2013\u2014]\s*|[.!?]", sentence[at:])
     part = " ".join([first, *itertools.takewhile(_ABOUT_THE_VALUE.match, rest)])
-    if _FOR_SOMEONE_ELSE.search(part):
+    if _FOR_SOMEONE_ELSE.search(part) or _NOT_YET.search(part):
         return True
     # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
     # and words that say the value lasts outweigh it ("on a permanent contract", "never
@@ -706,13 +724,34 @@ def _hair_aspect(value: str) -> str:
 
 #: A number with a unit: "256GB", "15 inches", "3 years old", "90%".
 _A_MEASURE = re.compile(
-    r"(?:about |around |only |nearly |almost )?\d[\d.,]*\s*(?:gb|tb|mb|gig|gigs|mah|inch|inches|"
+    r"(?:about |around |only |nearly |almost )?(?:(?:19|20)\d\d (?:model|reg|plate)|"
+    r"\d[\d.,]*\s*(?:gb|tb|mb|gig|gigs|mah|inch|inches|"
     r"in\b|\"|%|mp|megapixels?|hz|ghz|w\b|watts?|kg|kilos?|lbs?|mph|cc\b|litres?|liters?|"
-    r"years? old|months? old|miles|km|k miles|owners?)",
+    r"years? old|months? old|miles|km|k miles|owners?))",
     re.IGNORECASE,
 )
 #: Slots whose values are amounts.
 _AMOUNT_SLOTS = frozenset({"rent", "salary", "age"})
+#: Slots whose values are people, named.
+_PEOPLE_SLOTS = frozenset({"manager", "partner", "care", "name"})
+#: Slots whose values are names, never a kind of thing after "a" or "an".
+_NAMED_SLOTS = _PEOPLE_SLOTS | {"works_at", "lives_in", "email", "bank", "gym"}
+#: A thing said of now that is still to come: "in September", "arriving in March", "we move
+#: in June".
+_NOT_YET_HERE = re.compile(
+    r"\b(?:in|by|from) (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b|\b(?:arriving|arrives|coming|due|on (?:its|the) way|ordered|"
+    r"(?:we|i) (?:move|'re moving|are moving|'m moving|am moving)|moving in)\b",
+    re.IGNORECASE,
+)
+#: Languages people speak: no programming language ("My main language is English").
+_SPOKEN_LANGUAGES = frozenset(
+    "english spanish french german italian portuguese polish mandarin chinese cantonese "
+    "japanese korean hindi urdu bengali punjabi arabic turkish greek dutch swedish russian "
+    "welsh irish gaelic".split()
+)
+#: Forms of address, not job titles ("My title's Mrs now").
+_ADDRESS_FORMS = frozenset("mr mrs ms miss mx dr sir dame lady lord".split())
 _A_VERB_INSIDE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
 
 
@@ -723,8 +762,30 @@ def _names_a_value(obj: str, predicate: str) -> bool:
     ordinary word for a slot whose values are ordinary words ("My diet is vegan")."""
     if predicate == "name":
         return _NOT_IN_A_NAME.search(obj) is None and not _NOT_A_VALUE_START.match(obj)
-    if _A_MEASURE.match(obj) and predicate.split(":", 1)[0] not in _AMOUNT_SLOTS:
+    base = predicate.split(":", 1)[0]
+    if _A_MEASURE.match(obj) and base not in _AMOUNT_SLOTS:
         # How big or how old a thing is, not which one: "my phone's 256GB".
+        return False
+    if re.match(r"^[\w-]+'s?(?:\s|$)", obj):
+        # Someone's: "New car is Dad's", "New phone is Mum's birthday present".
+        return False
+    first = obj.split()[0].strip(".,!?").lower() if obj.split() else ""
+    if (
+        (base in _PEOPLE_SLOTS and first in _IDENTITIES)
+        or (base == "primary_language" and first in _SPOKEN_LANGUAGES)
+        or (base == "job_title" and first in _ADDRESS_FORMS)
+    ):
+        # What someone is ("My partner is Irish"), a spoken language, a form of address.
+        return False
+    named_as = predicate_for_category(category_of(obj, specific=True))
+    if named_as is not None and named_as.split(":", 1)[0] != base:
+        # A value of another slot's: "My laptop is Windows 11" names the system it runs.
+        return False
+    if (base == "email" and "@" not in obj) or (base == "diet" and re.search(r"\d", obj)):
+        # "New email is Amazon again, ugh, spam", "New diet is day 3".
+        return False
+    if base == "uses" and named_as is None:
+        # A tool is one the slot knows: "New editor is Hannah" is a person.
         return False
     if _A_VERB_INSIDE.search(obj):
         # A clause of its own, not a value: "My boss's wife is Jane" ("boss's" read as "boss
@@ -852,8 +913,12 @@ _WHERE_IT_HAPPENED = re.compile(
     re.IGNORECASE,
 )
 #: A bound still ahead: "till Friday", "for now", "next week".
+#: A bound that has passed: "until it was ready last week".
+_BOUND_PASSED = re.compile(r"\b(?:till|until|til)\b[^,.;!?]*\b(?:was|were|last)\b", re.I)
 _BOUND_AHEAD = re.compile(
-    r"\b(?:till|until|til|for now|for the (?:time being|moment)|next|temporar\w*)\b", re.I
+    r"\b(?:till|until|til|for now|for the (?:time being|moment|week|weekend|month|summer)|next|"
+    r"temporar\w*|fortnight|back (?:on|by|in|next))\b",
+    re.I,
 )
 
 
@@ -871,7 +936,16 @@ def _passing_only_in_how_it_came(sentence: str) -> bool:
     asides = [part for part in rest if cues(part).temporary]
     return (
         bool(asides)
-        and all(_tells_how_it_came(part) or _WAS.search(part) for part in asides)
+        and all(
+            _tells_how_it_came(part)
+            or (
+                _WAS.search(part)
+                and not (_STAND_IN.search(part) and _POINTS_BACK.search(part))
+                and not _BOUND_AHEAD.search(part)
+            )
+            for part in asides
+        )
+        and not any(_BOUND_AHEAD.search(part) for part in rest)
         and cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
     )
 
@@ -895,12 +969,17 @@ _TITLES = frozenset("dr mr mrs ms miss prof sir".split())
 def _points_at(later: str, slot: SlotMatch) -> bool:
     """Whether a sentence after a slot's value points at the value or its slot's thing:
     "Mine's in the body shop till next week", "It's on loan", "The car's at the garage"."""
+    return bool(_POINTS_BACK.search(later)) or _names_its_thing(later, slot)
+
+
+def _names_its_thing(later: str, slot: SlotMatch) -> bool:
+    """Whether `later` names the slot's value or its thing: "the Kia", "my usual boss", "my
+    car's in the garage"."""
     # "my car's in the garage": the thing's noun read without the "'s".
     plain = re.sub(r"'s\b", " is", later)
     return bool(
-        _POINTS_BACK.search(later)
-        or (content_words(slot.object) - _TITLES) & content_words(later)
-        or head_attribute(plain) == slot.predicate
+        (content_words(slot.object) - _TITLES) & content_words(later)
+        or any(head_attribute(word) == slot.predicate for word in plain.split())
         or predicate_for_category(category_of(plain)) == slot.predicate
     )
 
@@ -913,13 +992,23 @@ _A_PERSON_OPENS = re.compile(
     r"(?:'s)?)(?=\s|$)",
     re.IGNORECASE,
 )
+#: A fixed term or a placement: "a 3 month contract", "seconded there by Deloitte",
+#: "gardening leave".
+_FIXED_TERM = re.compile(
+    # In months: "on a two-year contract" is an ordinary job.
+    r"\b(?:\d+|one|two|three|four|five|six|nine|twelve|18)[- ]months?"
+    r"[- ](?:contract|placement|secondment|role|gig|job|stint|posting|assignment)\b"
+    r"|\b(?:seconded|gardening leave|fixed[- ]term)\b",
+    re.IGNORECASE,
+)
 #: Words of a stand-in: lent, hired, covering ("my wife's borrowing it this week", "he's
 #: covering this month").
 _STAND_IN = re.compile(
     # Not "I'm covering the whole of the north".
     r"\b(?:borrow\w*|lend\w*|lent|loan\w*|hire[ds]?|hiring|rent(?:ed|al|ing)|"
     r"covering(?!\s+(?:the|a|an|all|most|both|every)\b)|cover|"
-    r"acting|interim|standing in|filling in|temporar\w*)\b",
+    r"acting|interim|standing in|filling in|temporar\w*|put(?:ting)? (?:me|us) up|courtesy|"
+    r"sent off|sublet\w*|placed)\b",
     re.IGNORECASE,
 )
 
@@ -936,14 +1025,31 @@ def _bounds(later: str, slot: SlotMatch, *, same_sentence: bool) -> bool:
       next week"); not "Off to Spain next week", "The case is temporary until the nice one
       arrives"."""
     said = cues(later)
-    if not said.temporary or said.past or _WAS.search(later) or _tells_how_it_came(later):
-        # Told in the past, it dates how things were: "the MacBook was on loan from work
-        # while I was seconded".
+    if same_sentence and _NOT_YET_HERE.search(later) and not _an_event(later):
+        # Still to come: "Our new place is in Harrogate, we move in June".
+        return True
+    fixed_term = _FIXED_TERM.search(later)
+    if not (said.temporary or fixed_term) or _tells_how_it_came(later):
+        return False
+    if (
+        (said.past or _WAS.search(later))
+        and not _PRESENT_COPULA.search(later)
+        and not (_BOUND_AHEAD.search(later) and not _BOUND_PASSED.search(later))
+        and not fixed_term
+    ):
+        # Told in the past, it says how things were: "the MacBook was on loan from work".
+        # Not a bound told as said ("we were told it's only till the house is finished") or
+        # a term ("the agency said it was a 3 month contract").
         return False
     if not same_sentence:
         return _points_at(later, slot)
-    if _STAND_IN.search(later) or _points_at(later, slot):
-        # "…, he's covering this month", "…, my usual boss is off sick".
+    if (
+        _STAND_IN.search(later)
+        or _names_its_thing(later, slot)
+        or (re.search(r"\bit\b", later, re.IGNORECASE) and _BOUND_AHEAD.search(later))
+    ):
+        # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
+        # it's only till the house is finished".
         return True
     return not _A_PERSON_OPENS.match(later)
 
@@ -984,6 +1090,9 @@ def match_slot(
     said = cues(sentence)
     if not said.lasting and not _passing_only_in_how_it_came(sentence):
         return None
+    if _FIXED_TERM.search(sentence) and LASTS.search(sentence) is None:
+        # "I work at Barclays now, the agency said it was a 3 month contract".
+        return None
     if _FIGURATIVE.search(sentence):
         return None
     core = mask(_core(sentence))
@@ -1009,6 +1118,28 @@ def match_slot(
             if groups.get("head")
             else predicate
         )
+        said_as = m.group(0).lower()
+        if said_as.startswith("new ") and dropped != "speaker":
+            # "Gran got a new phone. New phone is a Doro": whose new one follows who was named.
+            continue
+        base = slot.split(":", 1)[0]
+        if (
+            _SAYS_WHAT_MINE_IS.match(said_as)
+            and re.search(r"(?: is|'s) (?:now )?an? ", said_as)
+            and base in _NAMED_SLOTS
+        ):
+            # "My company's a Google partner", "My manager is a nightmare": what kind, not which.
+            continue
+        if _SAYS_WHAT_MINE_IS.match(said_as) and any(
+            _NOT_YET_HERE.search(part) and not _an_event(part)
+            for part in _ASIDE_BREAK.split(sentence)
+        ):
+            # "New phone is an iPhone 16 in September", "Our new place is in Harrogate, we
+            # move in June".
+            continue
+        if re.match(r"^\w+ [\w ]*?'s ", said_as) and slot.split(":", 1)[0] in _PEOPLE_SLOTS:
+            # "My wife's an NHS nurse" says what she is, not who.
+            continue
         if _SAYS_WHAT_MINE_IS.match(m.group(0)) and not _names_a_value(obj, slot):
             # "My phone is at 2%", "My salary is a joke", "My name is mud after…": what the
             # thing is like or where it is, not which one it is.
@@ -1163,10 +1294,19 @@ _NAMED_AFTER = re.compile(
 )
 
 
+#: Someone other than the speaker named or pointed at.
+_NAMES_ANOTHER = re.compile(
+    rf"\b(?:her|his|their|him|them|{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b", re.IGNORECASE
+)
+
+
 def _dropped_subject(before: str, sentence: str) -> DroppedSubject:
     """Whose `sentence` is if it has no subject, given the sentence `before` it in the same
     message (`DroppedSubject`)."""
     lead = _LEAD_IN.match(sentence.strip())
+    if re.match(r"^\W*new\b", sentence, re.IGNORECASE) and _NAMES_ANOTHER.search(before):
+        # "Helped Mum set up her phone. New phone is a Samsung A15."
+        return "unknown"
     if (
         names_someone_alone(before)
         or (lead is not None and names_someone_alone(lead.group(0)))

@@ -128,7 +128,7 @@ _TOOK_THE_PLACE = re.compile(
 )
 
 
-def _ends_the_one_before(fact: Fact) -> bool:
+def _ends_the_one_before(fact: Fact, record: MemoryRecord) -> bool:
     """Whether a change ends the speaker's one thing of a slot named only by the slot's noun
     ("selling my old car", "got rid of the phone") and names what took its place ("and
     getting a second-hand Kia Niro"). Without a new value, "my old phone" may be one before
@@ -137,13 +137,21 @@ def _ends_the_one_before(fact: Fact) -> bool:
     if category_of(gone) is None or category_of(gone, specific=True) is not None:
         # A value ("the Golf") is matched by name; only a bare slot noun names any value.
         return False
-    if head_attribute(gone, ending=True) != fact.predicate:
+    kind = head_attribute(gone, ending=True) or ""
+    if kind.split(":", 1)[0] != fact.predicate.split(":", 1)[0] or (
+        ":" in kind and not _RIDES.search(_body(record))
+    ):
         # A noun of one kind of the slot's values is no name for its one thing: "Traded my
-        # scooter in for a Vespa" leaves the car the speaker drives.
+        # scooter in for a Vespa" and "Sold my old bike" leave the car the speaker drives;
+        # "Swapped the motorbike for an electric scooter" ends the Honda they ride.
         return False
     body = strip_speaker(fact.text)
     named = {m.group(0).lower() for m in _STATES_A_VALUE.finditer(body)}
     return bool(fact.object) or bool(named - content_words(gone))
+
+
+#: A statement of a bike or a motorbike the speaker rides.
+_RIDES = re.compile(r"\b(?:ride|rides|riding|rode|bike|motorbike|scooter|moped)\b", re.I)
 
 
 #: A name or a number after a clause's first word ("we drive a Tesla now", "I get the 8:10").
@@ -286,7 +294,7 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         and fact.predicate == record.predicate
         and is_single_valued(fact.predicate)
         and record.polarity
-        and _ends_the_one_before(fact)
+        and _ends_the_one_before(fact, record)
     ):
         # "Ended up selling my old car and getting a Kia Niro" ends the one car the speaker
         # drives, whatever it was called ("I drive a Ford Fiesta").

@@ -16,7 +16,8 @@ RELATION_NOUNS = (
     r"girlfriend|fiance|fiancee|son|daughter|kids|children|child|friend|flatmate|roommate|"
     r"housemate|neighbou?r|aunt|uncle|cousin|niece|nephew|grandmother|grandfather|gran|grandma|"
     r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|mates?|"
-    r"pal|bestie|bf|gf|bro|sis|hubby|teammate|classmate|client|therapist|coach|tutor|"
+    r"pal|bestie|bf|gf|bro|sis|hubby|teammate|classmate|client|therapist|coach|tutor|intern|"
+    r"trainee|apprentice|"
     # A child by their place among siblings ("My eldest switched courses").
     r"eldest|youngest|oldest|twins?|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
 )

@@ -40,7 +40,8 @@ _TEMPORARY = LazyPattern(
     # "6 month fixed-term contract", "on loan from Amazon", "uni placement till June".
     r"(?:maternity|paternity|sick|holiday|leave) cover|cover(?:ing)? for|interim|acting (?:manager|"
     r"head|lead|boss)|fixed[- ]term|temp (?:role|job|contract|work)|temping|internship|"
-    r"placement|on loan|loaned|putting (?:me|us) up|being renovated|(?:detox|trial) (?:week|month)|"
+    r"placement|on loan|loaned|put(?:ting)? (?:me|us) up|being renovated|"
+    r"(?:in|at) (?:a|an) (?:hotel|airbnb|b&b|travelodge|hostel)|(?:detox|trial) (?:week|month)|"
     # Until a day or a season ahead, or until something happens: "till March", "until the
     # sale goes through", "till they hire someone"; not a past one ("until last year").
     r"(?:until|till|til) (?!(?:now|recently|then|last|(?:19|20)\d\d)\b)(?:january|february|march|"
@@ -50,7 +51,7 @@ _TEMPORARY = LazyPattern(
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
     # (Not "bought on hire purchase".)
     r"(?:hire|hired|rental) (?!purchase\b)(?:car|van|bike|e-bike|(?-i:[A-Z])\w*)|"
-    r"on secondment|secondment (?:from|to|at|with)\b|seconded|"
+    r"(?:on|during) (?:a |my )?secondment|secondment (?:from|to|at|with)\b|seconded|"
     r"contract (?:ends|runs out|is up|finishes)|"
     # Off or mended for a while, or someone standing in: "Sarah is off sick this month", "the
     # iPhone is being fixed", "he's covering this month".
