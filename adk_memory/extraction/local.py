@@ -12,7 +12,6 @@ log or document) becomes bounded excerpts that cite it.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -20,13 +19,22 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from adk_memory.extraction.base import ExtractionResult
+from adk_memory.extraction.bounds import (
+    ASIDE_BREAK,
+    FIXED_TERM,
+    NOT_YET_HERE,
+    an_event,
+    bounded_by_its_sentence,
+    bounds_value,
+    hedged_value,
+    passing_only_in_how_it_came,
+)
 from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
 from adk_memory.extraction.cues import (
     COUNT,
     KIN_WITHOUT_MY,
     RELATION_NOUNS,
     arrived,
-    content_words,
     cues,
     displaced,
     moved_thing,
@@ -36,7 +44,7 @@ from adk_memory.extraction.cues import (
     scoped,
     subject_words,
 )
-from adk_memory.extraction.cues.tense import IRREGULAR, LASTS
+from adk_memory.extraction.cues.tense import LASTS
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
@@ -48,6 +56,15 @@ from adk_memory.extraction.slots import (
     head_attribute,
     is_single_valued,
     predicate_for_category,
+)
+from adk_memory.extraction.values import (
+    IDENTITIES,
+    NAMED_SLOTS,
+    PEOPLE_SLOTS,
+    SAYS_WHAT_MINE_IS,
+    hair_aspect,
+    is_the_subject,
+    names_a_value,
 )
 from adk_memory.model import Fact, InputEvent, Kind, Source
 
@@ -386,36 +403,10 @@ def display_name(author: str) -> str:
     return "User" if author.strip().lower() == "user" else author.strip()
 
 
-#: Capitalised words that say what someone is, not what they are called: nationalities,
-#: peoples and faiths ("Hi! I'm Dutch", "Hello, I'm Catholic").
-_IDENTITIES = frozenset(
-    """
-    afghan albanian algerian american andorran angolan argentine argentinian armenian
-    australian austrian azerbaijani bahraini bangladeshi belarusian belgian beninese bolivian
-    bosnian brazilian british bulgarian burmese cambodian cameroonian canadian chilean chinese
-    colombian congolese croatian cuban cypriot czech danish dominican dutch ecuadorian egyptian
-    emirati english eritrean estonian ethiopian fijian filipino filipina finnish french
-    georgian german ghanaian greek guatemalan haitian honduran hungarian icelandic indian
-    indonesian iranian iraqi irish israeli italian ivorian jamaican japanese jordanian kazakh
-    kenyan korean kosovar kuwaiti kyrgyz lao latvian lebanese libyan lithuanian luxembourgish
-    malagasy malaysian maltese mexican moldovan mongolian montenegrin moroccan mozambican
-    namibian nepali nepalese nigerian nicaraguan norwegian omani pakistani palestinian
-    panamanian paraguayan persian peruvian polish portuguese qatari romanian russian rwandan
-    salvadoran saudi scottish senegalese serbian singaporean slovak slovenian somali
-    african asian european arab latino latina hispanic caribbean scandinavian nordic
-    spanish lankan sudanese swedish swiss syrian taiwanese tajik tanzanian thai tibetan
-    tunisian turkish turkmen ugandan ukrainian uruguayan uzbek venezuelan vietnamese welsh
-    yemeni zambian zimbabwean kiwi aussie brit scots catalan basque flemish
-    catholic protestant muslim jewish buddhist hindu sikh mormon orthodox anglican atheist
-    agnostic quaker
-    """.split()
-)
-
-
 def names_no_one(value: str) -> bool:
     """Whether a capitalised value after "I'm" says what someone is rather than what they
     are called: a nationality, a people or a faith."""
-    return any(word.lower() in _IDENTITIES for word in value.split())
+    return any(word.lower() in IDENTITIES for word in value.split())
 
 
 #: "My (best) friend (Ravi) works at ...": a statement about someone else, its subject named.
@@ -515,82 +506,6 @@ _DROPPED_SUBJECT = re.compile(
 _SPEAKER_FIRST = re.compile(r"^\W*(?:i|i'm|i've|i'd|we|we're|we've|my|our)\b", re.IGNORECASE)
 
 
-#: Words that open a span a state holds for ("while Sarah's off", "until the baby's born").
-_BOUND_WORDS = "during|until|till|til|while|whilst"
-#: A hedge on how long the value itself lasts, or a bound on where it holds ("I'm living at
-#: Tom's in Harrogate for now", "I'm living in Lisbon for the winter"): it may hold, but it is
-#: no evidence that the usual value is gone, so it fills no slot. Not a hedge on something
-#: else ("I work at Google now, loving it for the moment").
-_TENTATIVE = re.compile(
-    r"\b(?:for (?:now|the moment|the time being)"
-    # A span or a context that bounds the value: "in Lisbon for the winter", "Dr Shah for the
-    # root canal", "Tom during the reorg", "Dubai on a six-month contract", "decaf until the
-    # baby's born", "halls this term", "at my boyfriend's most nights", "Chrome for work only".
-    rf"|{_BOUND_WORDS}"
-    r"|this (?:term|semester|season|winter|summer|spring|autumn|month|year)"
-    r"|most nights|most (?:days|weekends)(?!\s+now)"
-    r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
-    r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
-    r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch|half[- ]term)"
-    r"|at (?:the )?weekends?"
-    r"|on (?:a |an |the |this )(?:[\w-]+ ){0,2}(?:project|contract|secondment|placement|"
-    r"assignment)"
-    r"|for \w+ only|only for|for (?:quick|some|certain|special|occasional)\b)\b",
-    re.IGNORECASE,
-)
-_WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
-#: A clause told as an event ("The Civic died on holiday in Wales", "Met the founders at a
-#: conference"): what it says happened, not a state that lasts only a while.
-_TOLD_AS_EVENT = re.compile(
-    rf"\b(?!(?:need|speed|bed|shed|feed|seed|red)\b)(?-i:[a-z]{{2,}}ed)\b|\b(?:{IRREGULAR})\b",
-    re.IGNORECASE,
-)
-_PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.IGNORECASE)
-
-
-#: An aside that goes on about the value just said: "New phone is a Pixel, for work only".
-_ABOUT_THE_VALUE = re.compile(r"^(?:(?:just|only|but|and)\s+)*for\b", re.IGNORECASE)
-#: The value given to someone else: "New laptop is a Dell for my daughter".
-_FOR_SOMEONE_ELSE = re.compile(
-    rf"\bfor (?:my|our|his|her|the) (?:[\w-]+ )?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b"
-    # Or for one part of life: "a Samsung for work", "jo@acme.com for work stuff" (not "I
-    # mostly write Java at work").
-    r"|\bfor (?:work|home|school|uni)\b",
-    re.IGNORECASE,
-)
-
-
-#: A value not settled yet: "New phone is an iPhone 16 in September, hopefully", "£45k from
-#: April", "iPhone 16 or Pixel 9, can't decide", "TBC".
-_NOT_YET = re.compile(
-    r"\b(?:hopefully|fingers crossed|can'?t decide|undecided|tbc|tbd|not decided|"
-    r"from (?:next|january|february|march|april|may|june|july|august|september|october|"
-    r"november|december|monday|tuesday|wednesday|thursday|friday|the new year)|"
-    r"or (?:a |an |the )?(?-i:[A-Z]))",
-    re.IGNORECASE,
-)
-
-
-def _hedged_value(sentence: str, value: str) -> bool:
-    """Whether the part of `sentence` that states `value`, with the asides that go on about
-    it, hedges how long or where it holds, or gives it to someone else."""
-    at = sentence.lower().find(value.lower())
-    if at < 0:
-        return False
-    first, *rest = re.split(r"\s*[,;\u2013\u2014]\s*|[.!?]", sentence[at:])
-    part = " ".join([first, *itertools.takewhile(_ABOUT_THE_VALUE.match, rest)])
-    if _FOR_SOMEONE_ELSE.search(part) or _NOT_YET.search(part):
-        return True
-    # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
-    # and words that say the value lasts outweigh it ("on a permanent contract", "never
-    # left").
-    return (
-        _TENTATIVE.search(part) is not None
-        and _WAS.search(part) is None
-        and LASTS.search(sentence) is None
-    )
-
-
 #: A thing of a place rather than the speaker's own: "coffee at work is Nescafé now", "rents
 #: in Leeds went up to 1,400". Not of the speaker's place ("Rent on my flat went up to
 #: 1,300", "Coffee at home is black now") nor the speaker's work ("Work at Google is great").
@@ -613,198 +528,6 @@ _THE_SPEAKERS_GROUP = re.compile(
 )
 #: A capitalised word: a name, so a value of its own rather than a thing moved.
 _NAMED = re.compile(r"\b[A-Z]")
-
-
-def _is_the_subject(value: str, text: str) -> bool:
-    """Whether `value` is the subject of `text`'s verb, not what it says holds: "Office coffee
-    is Nescafé now", "The coffee machine at work only does Nescafé now", "the Mac died";
-    not "Matcha is my morning drink now"."""
-    subject = re.compile(
-        rf"\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?"
-        # Not the value named as the speaker's: "Matcha is my morning drink now".
-        rf"(?:\s+(?:is|are|was|were)|'s)\b(?!\s+(?:my|our)\b)"
-        rf"|\b{re.escape(value)}s?\b(?:\s+[\w-]+){{0,4}}?\s+(?:only|does|do)\b"
-        # What happened to it: "the Mac died", "the Pixel broke".
-        rf"|\b{re.escape(value)}s?\s+(?:(?:just|finally|has|had)\s+)?"
-        r"(?:died|broke|broken|packed in|gave up|stopped|failed|crashed)\b",
-        re.IGNORECASE,
-    )
-    return subject.search(text) is not None
-
-
-#: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
-_SO = re.compile(r"\bso\W*$", re.IGNORECASE)
-#: What opens a clause that bounds the one before it ("…while I'm up in Scotland").
-_BOUNDING = re.compile(rf"^\W*(?:{_BOUND_WORDS})\b", re.IGNORECASE)
-
-
-def _an_event(clause: str) -> bool:
-    """Whether `clause` tells what happened rather than a passing state: "The Civic died on
-    holiday in Wales, so I drive a Kia Picanto now" is a cause, not a bound ("The car's in the
-    garage till Friday, so…" is one, and so is "Deloitte's seconded me…")."""
-    return _TOLD_AS_EVENT.search(clause) is not None and _PRESENT_COPULA.search(clause) is None
-
-
-def _bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bool:
-    """Whether clause `i` of `sentence` holds only for a passing moment another clause
-    states: it follows from it ("The car's in the garage till Friday, so I'm driving a hire
-    Corsa") or is bounded by it ("I'm driving my mum's Micra while I'm up in Scotland").
-    A passing moment beside a lasting change bounds nothing ("I work at Google now, I'm on
-    holiday till Monday")."""
-    clause = clauses[i]
-    at = sentence.find(clause)
-    if at < 0:
-        return False
-    before, after = sentence[:at], sentence[at + len(clause) :]
-    # It follows from a passing moment ("…, so I'm driving a hire Corsa"), or one opens the
-    # sentence ("While Sarah's off, I report to Tom").
-    if (
-        i > 0
-        and any(cues(c).temporary and not _an_event(c) for c in clauses[:i])
-        and (_SO.search(before) or _BOUNDING.match(clauses[0]))
-    ):
-        return True
-    # A bound told in the past dates an event, not the state: "My salary is £46k now, the
-    # rise came through while I was on holiday".
-    return bool(_BOUNDING.match(after)) and cues(after).temporary and not _WAS.search(after)
-
-
-#: How an object that says where a thing is, what it is like or what happens to it opens
-#: ("at the garage", "due on Friday", "basically a brick", "paid on the 28th").
-_NOT_A_VALUE_START = re.compile(
-    r"^(?:at|on|in|with|by|under|off|out|up|down|due|from|for|to|into|my|your|his|her|their|"
-    r"our|its|so|too|very|really|basically|literally|just|still|always|never|kind of|sort of|"
-    r"such|quite|pretty|totally|absolutely|not|paid|parked|stuck|booked|covered|sorted|being|"
-    r"getting|going"
-    # Doing something rather than being something: "making a horrible noise", "running 40
-    # mins late" (not "sparkling water", "nursing lecturer").
-    r"|(?-i:[a-z]+ing)\s+(?:a|an|the|me|my|\d+|up|down|out|late|slow|fine|well|badly|really)"
-    r")\b",
-    re.IGNORECASE,
-)
-#: Words that judge a thing rather than name which one it is ("My salary is a joke", "My
-#: dentist is lovely", "My hair is a mess").
-_JUDGEMENTS = frozenset(
-    "nightmare mess joke disaster tip pain shambles brick lifesaver life rubbish awful "
-    "terrible great fine ok okay good bad lovely amazing brilliant boring stressful busy "
-    "hectic dead broken packed full crap useless slow fast expensive cheap mud gorgeous nice "
-    "perfect weird".split()
-)
-#: A statement of what a thing of the speaker's is ("My car is …", "My name is …").
-_SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|our|new|name's)\b", re.IGNORECASE)
-#: Slots whose values are ordinary words ("vegan", "brown", "nurse", "oat latte").
-_WORDED_SLOTS = frozenset({"job_title", "hair", "diet", "drink", "favorite", "relationship_status"})
-#: Words a name never holds in lower case ("My name is on the list", "mud after…").
-_NOT_IN_A_NAME = re.compile(r"\b(?:after|the|on|for|in|at|with|to|of|is|was|when)\b")
-
-
-#: Words of a hair colour, and of a length or a cut: "My hair is grey now" says nothing of
-#: "My hair is short".
-_HAIR_COLOURS = frozenset(
-    "black brown blonde blond brunette red ginger auburn grey gray white silver pink blue "
-    "purple green copper dyed".split()
-)
-_HAIR_CUTS = frozenset(
-    "long short shoulder-length bob pixie shaved buzz cropped curly straight wavy bald "
-    "fringe bangs".split()
-)
-
-
-def _hair_aspect(value: str) -> str:
-    """The slot of a hair value: its colour ("hair:colour"), its cut ("hair:cut"), or both
-    ("hair", "long blonde")."""
-    words = set(re.findall(r"[\w-]+", value.lower()))
-    colour, cut = bool(words & _HAIR_COLOURS), bool(words & _HAIR_CUTS)
-    if colour and not cut:
-        return "hair:colour"
-    if cut and not colour:
-        return "hair:cut"
-    return "hair"
-
-
-#: A number with a unit: "256GB", "15 inches", "3 years old", "90%".
-_A_MEASURE = re.compile(
-    r"(?:about |around |only |nearly |almost )?(?:(?:19|20)\d\d (?:model|reg|plate)|"
-    r"\d[\d.,]*\s*(?:gb|tb|mb|gig|gigs|mah|inch|inches|"
-    r"in\b|\"|%|mp|megapixels?|hz|ghz|w\b|watts?|kg|kilos?|lbs?|mph|cc\b|litres?|liters?|"
-    r"years? old|months? old|miles|km|k miles|owners?))",
-    re.IGNORECASE,
-)
-#: Slots whose values are amounts.
-_AMOUNT_SLOTS = frozenset({"rent", "salary", "age"})
-#: Slots whose values are people, named.
-_PEOPLE_SLOTS = frozenset({"manager", "partner", "care", "name"})
-#: Slots whose values are names, never a kind of thing after "a" or "an".
-_NAMED_SLOTS = _PEOPLE_SLOTS | {"works_at", "lives_in", "email", "bank", "gym"}
-#: A thing said of now that is still to come: "in September", "arriving in March", "we move
-#: in June".
-_NOT_YET_HERE = re.compile(
-    r"\b(?:in|by|from) (?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december)\b|\b(?:arriving|arrives|coming|due|on (?:its|the) way|ordered|"
-    r"(?:we|i) (?:move|'re moving|are moving|'m moving|am moving)|moving in)\b",
-    re.IGNORECASE,
-)
-#: Languages people speak: no programming language ("My main language is English").
-_SPOKEN_LANGUAGES = frozenset(
-    "english spanish french german italian portuguese polish mandarin chinese cantonese "
-    "japanese korean hindi urdu bengali punjabi arabic turkish greek dutch swedish russian "
-    "welsh irish gaelic".split()
-)
-#: Forms of address, not job titles ("My title's Mrs now").
-_ADDRESS_FORMS = frozenset("mr mrs ms miss mx dr sir dame lady lord".split())
-_A_VERB_INSIDE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
-
-
-def _names_a_value(obj: str, predicate: str) -> bool:
-    """Whether `obj`, said as what the speaker's `predicate` is ("My car is a Ford Focus"),
-    names which one it is rather than what it is like or where it is ("My car is at the
-    garage", "My dentist is lovely"): a name, a number, an address or a known value, or an
-    ordinary word for a slot whose values are ordinary words ("My diet is vegan")."""
-    if predicate == "name":
-        return _NOT_IN_A_NAME.search(obj) is None and not _NOT_A_VALUE_START.match(obj)
-    base = predicate.split(":", 1)[0]
-    if _A_MEASURE.match(obj) and base not in _AMOUNT_SLOTS:
-        # How big or how old a thing is, not which one: "my phone's 256GB".
-        return False
-    if re.match(r"^[\w-]+'s?(?:\s|$)", obj):
-        # Someone's: "New car is Dad's", "New phone is Mum's birthday present".
-        return False
-    first = obj.split()[0].strip(".,!?").lower() if obj.split() else ""
-    if (
-        (base in _PEOPLE_SLOTS and first in _IDENTITIES)
-        or (base == "primary_language" and first in _SPOKEN_LANGUAGES)
-        or (base == "job_title" and first in _ADDRESS_FORMS)
-    ):
-        # What someone is ("My partner is Irish"), a spoken language, a form of address.
-        return False
-    named_as = predicate_for_category(category_of(obj, specific=True))
-    if named_as is not None and named_as.split(":", 1)[0] != base:
-        # A value of another slot's: "My laptop is Windows 11" names the system it runs.
-        return False
-    if (base == "email" and "@" not in obj) or (base == "diet" and re.search(r"\d", obj)):
-        # "New email is Amazon again, ugh, spam", "New diet is day 3".
-        return False
-    if base == "uses" and named_as is None:
-        # A tool is one the slot knows: "New editor is Hannah" is a person.
-        return False
-    if _A_VERB_INSIDE.search(obj):
-        # A clause of its own, not a value: "My boss's wife is Jane" ("boss's" read as "boss
-        # is").
-        return False
-    if obj[:1].isupper() or obj[:1].isdigit():
-        # A name or a number: "Life of Pi", "Our Lady's Hospital", "2 Elm Road".
-        return True
-    if _NOT_A_VALUE_START.match(obj) or (
-        # Doing something, not which one it is: "My new manager is starting Monday".
-        re.match(r"(?-i:[a-z]+ing)\b", obj) and predicate.split(":", 1)[0] not in _WORDED_SLOTS
-    ):
-        return False
-    words = [w.strip(".,;:!?\"'()").lower() for w in obj.split()]
-    if any(w in _JUDGEMENTS for w in words[:2]):
-        return False
-    if re.search(r"[A-Z0-9@£$€]", obj) or category_of(obj) is not None:
-        return True
-    return predicate.split(":", 1)[0] in _WORDED_SLOTS
 
 
 #: A way of speaking, not where the speaker lives or works: "I basically live at the office
@@ -894,166 +617,6 @@ def _category_of_thing(thing: str) -> str | None:
     return category_of(words[-1])
 
 
-#: Where a sentence sets a second thought apart: a comma, a semicolon, a dash.
-_ASIDE_BREAK = re.compile(r"\s*[,;]\s+|\s+[\u2013\u2014-]+\s+")
-#: Words that point back at what came before ("…, got it on loan", "…, which is temporary",
-#: "…, he's covering this month", "…, seconded there for a year").
-_POINTS_BACK = re.compile(
-    # Not the "it" of "it's been a lot of omelettes".
-    r"\b(?:it(?!')|its|them|they're|this one|that one|which|there|mine|usual|old one|"
-    r"other one)\b",
-    re.I,
-)
-#: Where or when an event happened, which bounds nothing of what it brought: "got it on a
-#: trip to Manchester", "cut it while on holiday". A stand-in word left beside it still
-#: bounds ("borrowed it on holiday").
-_WHERE_IT_HAPPENED = re.compile(
-    r"\b(?:on (?:a |an |my |our |the )?(?:\w+ )?(?:trip|holiday|holidays|vacation|visit)|"
-    r"while (?:on|away|i was|we were)\b(?: (?:holiday|a trip|business))?)",
-    re.IGNORECASE,
-)
-#: A bound still ahead: "till Friday", "for now", "next week".
-#: A bound that has passed: "until it was ready last week".
-_BOUND_PASSED = re.compile(r"\b(?:till|until|til)\b[^,.;!?]*\b(?:was|were|last)\b", re.I)
-_BOUND_AHEAD = re.compile(
-    r"\b(?:till|until|til|for now|for the (?:time being|moment|week|weekend|month|summer)|next|"
-    r"temporar\w*|fortnight|back (?:on|by|in|next))\b",
-    re.I,
-)
-
-
-def _passing_only_in_how_it_came(sentence: str) -> bool:
-    """Whether the only passing moment of `sentence` is in an aside, after a lasting change,
-    that tells where or when the value came, or how things were: "I drive a Tesla now, got it
-    on a trip to Manchester", "My hair is short now, cut it while on holiday", "My laptop's a
-    ThinkPad now, the MacBook was on loan from work". Any other passing aside may
-    bound the value ("I drive a Kia now, mine's in the shop till Friday", "…, borrowed from my
-    brother", "…, temporarily"), so it still does."""
-    first, *rest = _ASIDE_BREAK.split(sentence)
-    opening = cues(first)
-    if not rest or not opening.lasting or not opening.change:
-        return False
-    asides = [part for part in rest if cues(part).temporary]
-    return (
-        bool(asides)
-        and all(
-            _tells_how_it_came(part)
-            or (
-                _WAS.search(part)
-                and not (_STAND_IN.search(part) and _POINTS_BACK.search(part))
-                and not _BOUND_AHEAD.search(part)
-            )
-            for part in asides
-        )
-        and not any(_BOUND_AHEAD.search(part) for part in rest)
-        and cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
-    )
-
-
-def _tells_how_it_came(aside: str) -> bool:
-    """Whether a passing `aside` is an event that happened on a trip or a holiday and no more:
-    what it brought lasts ("got it on a trip to Manchester"); a stand-in word or a bound
-    ahead still bounds ("borrowed it on holiday", "got it on loan till Friday")."""
-    return (
-        _an_event(aside)
-        and _WHERE_IT_HAPPENED.search(aside) is not None
-        and not _BOUND_AHEAD.search(aside)
-        and not cues(_WHERE_IT_HAPPENED.sub(" ", aside)).temporary
-    )
-
-
-#: Titles that name no one in particular ("Dr Shah" and "Dr Okafor" share no one).
-_TITLES = frozenset("dr mr mrs ms miss prof sir".split())
-
-
-def _points_at(later: str, slot: SlotMatch) -> bool:
-    """Whether a sentence after a slot's value points at the value or its slot's thing:
-    "Mine's in the body shop till next week", "It's on loan", "The car's at the garage"."""
-    return bool(_POINTS_BACK.search(later)) or _names_its_thing(later, slot)
-
-
-def _names_its_thing(later: str, slot: SlotMatch) -> bool:
-    """Whether `later` names the slot's value or its thing: "the Kia", "my usual boss", "my
-    car's in the garage"."""
-    # "my car's in the garage": the thing's noun read without the "'s".
-    plain = re.sub(r"'s\b", " is", later)
-    return bool(
-        (content_words(slot.object) - _TITLES) & content_words(later)
-        or any(head_attribute(word) == slot.predicate for word in plain.split())
-        or predicate_for_category(category_of(plain)) == slot.predicate
-    )
-
-
-#: A clause with a person as its subject: a statement of its own, not a bound on the one
-#: before ("I work at Google now, I'm on holiday till Monday").
-_A_PERSON_OPENS = re.compile(
-    rf"^\W*(?:(?:but|and|though|so|also|plus)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|he|he's|"
-    rf"she|she's|they|they're|(?:my|our)\s+(?:[\w-]+\s+)?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})"
-    r"(?:'s)?)(?=\s|$)",
-    re.IGNORECASE,
-)
-#: A fixed term or a placement: "a 3 month contract", "seconded there by Deloitte",
-#: "gardening leave".
-_FIXED_TERM = re.compile(
-    # In months: "on a two-year contract" is an ordinary job.
-    r"\b(?:\d+|one|two|three|four|five|six|nine|twelve|18)[- ]months?"
-    r"[- ](?:contract|placement|secondment|role|gig|job|stint|posting|assignment)\b"
-    r"|\b(?:seconded|gardening leave|fixed[- ]term)\b",
-    re.IGNORECASE,
-)
-#: Words of a stand-in: lent, hired, covering ("my wife's borrowing it this week", "he's
-#: covering this month").
-_STAND_IN = re.compile(
-    # Not "I'm covering the whole of the north".
-    r"\b(?:borrow\w*|lend\w*|lent|loan\w*|hire[ds]?|hiring|rent(?:ed|al|ing)|"
-    r"covering(?!\s+(?:the|a|an|all|most|both|every)\b)|cover|"
-    r"acting|interim|standing in|filling in|temporar\w*|put(?:ting)? (?:me|us) up|courtesy|"
-    r"sent off|sublet\w*|placed)\b",
-    re.IGNORECASE,
-)
-
-
-def _bounds(later: str, slot: SlotMatch, *, same_sentence: bool) -> bool:
-    """Whether a later clause bounds the value the slot was filled with. It tells a passing
-    moment, not how the value came ("…, got it on a trip to Manchester"), and:
-    - in the same sentence, has no person as its subject, so it is about the value or its
-      stand-in ("…, mine's in the shop till Friday", "…, Sarah's on maternity leave", "…,
-      6 month fixed-term contract"), or has one and tells a stand-in ("…, he's covering this
-      month"); a person's own passing moment bounds nothing ("…, I'm on holiday till
-      Monday", "…, my parents are visiting this weekend");
-    - in the sentence after, points at the value or its thing ("Mine's in the body shop till
-      next week"); not "Off to Spain next week", "The case is temporary until the nice one
-      arrives"."""
-    said = cues(later)
-    if same_sentence and _NOT_YET_HERE.search(later) and not _an_event(later):
-        # Still to come: "Our new place is in Harrogate, we move in June".
-        return True
-    fixed_term = _FIXED_TERM.search(later)
-    if not (said.temporary or fixed_term) or _tells_how_it_came(later):
-        return False
-    if (
-        (said.past or _WAS.search(later))
-        and not _PRESENT_COPULA.search(later)
-        and not (_BOUND_AHEAD.search(later) and not _BOUND_PASSED.search(later))
-        and not fixed_term
-    ):
-        # Told in the past, it says how things were: "the MacBook was on loan from work".
-        # Not a bound told as said ("we were told it's only till the house is finished") or
-        # a term ("the agency said it was a 3 month contract").
-        return False
-    if not same_sentence:
-        return _points_at(later, slot)
-    if (
-        _STAND_IN.search(later)
-        or _names_its_thing(later, slot)
-        or (re.search(r"\bit\b", later, re.IGNORECASE) and _BOUND_AHEAD.search(later))
-    ):
-        # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
-        # it's only till the house is finished".
-        return True
-    return not _A_PERSON_OPENS.match(later)
-
-
 def _another_ones_thing(thing: str) -> bool:
     """Whether `thing`, named by a slot's noun, is another one than the speaker's own: "my
     Netflix email", "the joint account", "my parking space rent"; not "my current account",
@@ -1088,9 +651,9 @@ def match_slot(
             speaker's fills a slot of the speaker's.
     """
     said = cues(sentence)
-    if not said.lasting and not _passing_only_in_how_it_came(sentence):
+    if not said.lasting and not passing_only_in_how_it_came(sentence):
         return None
-    if _FIXED_TERM.search(sentence) and LASTS.search(sentence) is None:
+    if FIXED_TERM.search(sentence) and LASTS.search(sentence) is None:
         # "I work at Barclays now, the agency said it was a 3 month contract".
         return None
     if _FIGURATIVE.search(sentence):
@@ -1110,7 +673,7 @@ def match_slot(
                 continue
             predicate = "name"
         obj = _clean_object(unmask(m.group("obj")))
-        if not obj or len(obj) > 80 or len(obj.split()) > 8 or _hedged_value(sentence, obj):
+        if not obj or len(obj) > 80 or len(obj.split()) > 8 or hedged_value(sentence, obj):
             continue
         groups = m.groupdict()
         slot = (
@@ -1124,23 +687,22 @@ def match_slot(
             continue
         base = slot.split(":", 1)[0]
         if (
-            _SAYS_WHAT_MINE_IS.match(said_as)
+            SAYS_WHAT_MINE_IS.match(said_as)
             and re.search(r"(?: is|'s) (?:now )?an? ", said_as)
-            and base in _NAMED_SLOTS
+            and base in NAMED_SLOTS
         ):
             # "My company's a Google partner", "My manager is a nightmare": what kind, not which.
             continue
-        if _SAYS_WHAT_MINE_IS.match(said_as) and any(
-            _NOT_YET_HERE.search(part) and not _an_event(part)
-            for part in _ASIDE_BREAK.split(sentence)
+        if SAYS_WHAT_MINE_IS.match(said_as) and any(
+            NOT_YET_HERE.search(part) and not an_event(part) for part in ASIDE_BREAK.split(sentence)
         ):
             # "New phone is an iPhone 16 in September", "Our new place is in Harrogate, we
             # move in June".
             continue
-        if re.match(r"^\w+ [\w ]*?'s ", said_as) and slot.split(":", 1)[0] in _PEOPLE_SLOTS:
+        if re.match(r"^\w+ [\w ]*?'s ", said_as) and slot.split(":", 1)[0] in PEOPLE_SLOTS:
             # "My wife's an NHS nurse" says what she is, not who.
             continue
-        if _SAYS_WHAT_MINE_IS.match(m.group(0)) and not _names_a_value(obj, slot):
+        if SAYS_WHAT_MINE_IS.match(m.group(0)) and not names_a_value(obj, slot):
             # "My phone is at 2%", "My salary is a joke", "My name is mud after…": what the
             # thing is like or where it is, not which one it is.
             continue
@@ -1151,7 +713,7 @@ def match_slot(
         elif predicate == "uses":
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
         if pred == "hair":
-            pred = _hair_aspect(obj)
+            pred = hair_aspect(obj)
         if said.additive and is_single_valued(pred) and old is None:
             # "I also work at X" adds a value beside the known one; it displaces nothing.
             return None
@@ -1265,15 +827,15 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         if (
             found is not None
             and predicate_for_category(found[1]) is not None
-            and not _is_the_subject(found[0], text)
+            and not is_the_subject(found[0], text)
             and not _ANOTHER_THINGS_STATE.match(text)
         ):
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
         return None
     if new and (
-        _hedged_value(text, new)
-        or (predicate is not None and named_by_noun and not _names_a_value(new, predicate))
+        hedged_value(text, new)
+        or (predicate is not None and named_by_noun and not names_a_value(new, predicate))
     ):
         # "Switched to herbal tea for Lent" is a bound; "Moved my car to the multi-storey" or
         # "Switched my phone to dark mode" names where or how the thing is, not which it is.
@@ -1407,7 +969,7 @@ class LocalExtractor:
             clauses = split_clauses(kept)
             slots = [
                 None
-                if _bounded_by_its_sentence(kept, clauses, i)
+                if bounded_by_its_sentence(kept, clauses, i)
                 else match_slot(c, introduction=introduction, dropped=dropped)
                 or match_change(c, dropped=dropped)
                 for i, c in enumerate(clauses)
@@ -1418,8 +980,14 @@ class LocalExtractor:
                 and slot.object
                 and LASTS.search(kept) is None
                 and (
-                    any(_bounds(later, slot, same_sentence=True) for later in clauses[i + 1 :])
-                    or any(_bounds(later, slot, same_sentence=False) for later in following)
+                    any(
+                        bounds_value(later, slot.object, slot.predicate, same_sentence=True)
+                        for later in clauses[i + 1 :]
+                    )
+                    or any(
+                        bounds_value(later, slot.object, slot.predicate, same_sentence=False)
+                        for later in following
+                    )
                 )
                 else slot
                 for i, slot in enumerate(slots)

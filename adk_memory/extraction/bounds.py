@@ -1,0 +1,298 @@
+"""Whether a passing moment, a span or a context bounds what a clause says: "car's in the
+garage till Friday, so I'm driving a hire Corsa", "I'm living in Lisbon for the winter",
+"I drive a Kia now, mine's in the body shop till next week". A bounded value is no evidence
+that the usual one is gone, so it fills no slot; a passing moment that is the speaker's own
+("I work at Google now, I'm on holiday till Monday") or tells how the value came ("got it on a
+trip to Manchester") bounds nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from adk_memory.extraction.cues import KIN_WITHOUT_MY, RELATION_NOUNS, content_words, cues
+from adk_memory.extraction.cues.tense import IRREGULAR, LASTS
+from adk_memory.extraction.slots import category_of, head_attribute, predicate_for_category
+
+#: Words that open a span a state holds for ("while Sarah's off", "until the baby's born").
+BOUND_WORDS = "during|until|till|til|while|whilst"
+#: A hedge on how long the value itself lasts, or a bound on where it holds ("I'm living at
+#: Tom's in Harrogate for now", "I'm living in Lisbon for the winter"): it may hold, but it is
+#: no evidence that the usual value is gone, so it fills no slot. Not a hedge on something
+#: else ("I work at Google now, loving it for the moment").
+_TENTATIVE = re.compile(
+    r"\b(?:for (?:now|the moment|the time being)"
+    # A span or a context that bounds the value: "in Lisbon for the winter", "Dr Shah for the
+    # root canal", "Tom during the reorg", "Dubai on a six-month contract", "decaf until the
+    # baby's born", "halls this term", "at my boyfriend's most nights", "Chrome for work only".
+    rf"|{BOUND_WORDS}"
+    r"|this (?:term|semester|season|winter|summer|spring|autumn|month|year)"
+    r"|most nights|most (?:days|weekends)(?!\s+now)"
+    r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
+    r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
+    r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch|half[- ]term)"
+    r"|at (?:the )?weekends?"
+    r"|on (?:a |an |the |this )(?:[\w-]+ ){0,2}(?:project|contract|secondment|placement|"
+    r"assignment)"
+    r"|for \w+ only|only for|for (?:quick|some|certain|special|occasional)\b)\b",
+    re.IGNORECASE,
+)
+WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
+#: A clause told as an event ("The Civic died on holiday in Wales", "Met the founders at a
+#: conference"): what it says happened, not a state that lasts only a while.
+_TOLD_AS_EVENT = re.compile(
+    rf"\b(?!(?:need|speed|bed|shed|feed|seed|red)\b)(?-i:[a-z]{{2,}}ed)\b|\b(?:{IRREGULAR})\b",
+    re.IGNORECASE,
+)
+_PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.IGNORECASE)
+
+
+#: An aside that goes on about the value just said: "New phone is a Pixel, for work only".
+_ABOUT_THE_VALUE = re.compile(r"^(?:(?:just|only|but|and)\s+)*for\b", re.IGNORECASE)
+#: The value given to someone else: "New laptop is a Dell for my daughter".
+_FOR_SOMEONE_ELSE = re.compile(
+    rf"\bfor (?:my|our|his|her|the) (?:[\w-]+ )?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b"
+    # Or for one part of life: "a Samsung for work", "jo@acme.com for work stuff" (not "I
+    # mostly write Java at work").
+    r"|\bfor (?:work|home|school|uni)\b",
+    re.IGNORECASE,
+)
+
+
+#: A value not settled yet: "New phone is an iPhone 16 in September, hopefully", "£45k from
+#: April", "iPhone 16 or Pixel 9, can't decide", "TBC".
+_NOT_YET = re.compile(
+    r"\b(?:hopefully|fingers crossed|can'?t decide|undecided|tbc|tbd|not decided|"
+    r"from (?:next|january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|monday|tuesday|wednesday|thursday|friday|the new year)|"
+    r"or (?:a |an |the )?(?-i:[A-Z]))",
+    re.IGNORECASE,
+)
+
+
+def hedged_value(sentence: str, value: str) -> bool:
+    """Whether the part of `sentence` that states `value`, with the asides that go on about
+    it, hedges how long or where it holds, or gives it to someone else."""
+    at = sentence.lower().find(value.lower())
+    if at < 0:
+        return False
+    first, *rest = re.split(r"\s*[,;\u2013\u2014]\s*|[.!?]", sentence[at:])
+    part = " ".join([first, *itertools.takewhile(_ABOUT_THE_VALUE.match, rest)])
+    if _FOR_SOMEONE_ELSE.search(part) or _NOT_YET.search(part):
+        return True
+    # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
+    # and words that say the value lasts outweigh it ("on a permanent contract", "never
+    # left").
+    return (
+        _TENTATIVE.search(part) is not None
+        and WAS.search(part) is None
+        and LASTS.search(sentence) is None
+    )
+
+
+#: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
+_SO = re.compile(r"\bso\W*$", re.IGNORECASE)
+#: What opens a clause that bounds the one before it ("…while I'm up in Scotland").
+_BOUNDING = re.compile(rf"^\W*(?:{BOUND_WORDS})\b", re.IGNORECASE)
+
+
+def an_event(clause: str) -> bool:
+    """Whether `clause` tells what happened rather than a passing state: "The Civic died on
+    holiday in Wales, so I drive a Kia Picanto now" is a cause, not a bound ("The car's in the
+    garage till Friday, so…" is one, and so is "Deloitte's seconded me…")."""
+    return _TOLD_AS_EVENT.search(clause) is not None and _PRESENT_COPULA.search(clause) is None
+
+
+def bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bool:
+    """Whether clause `i` of `sentence` holds only for a passing moment another clause
+    states: it follows from it ("The car's in the garage till Friday, so I'm driving a hire
+    Corsa") or is bounded by it ("I'm driving my mum's Micra while I'm up in Scotland").
+    A passing moment beside a lasting change bounds nothing ("I work at Google now, I'm on
+    holiday till Monday")."""
+    clause = clauses[i]
+    at = sentence.find(clause)
+    if at < 0:
+        return False
+    before, after = sentence[:at], sentence[at + len(clause) :]
+    # It follows from a passing moment ("…, so I'm driving a hire Corsa"), or one opens the
+    # sentence ("While Sarah's off, I report to Tom").
+    if (
+        i > 0
+        and any(cues(c).temporary and not an_event(c) for c in clauses[:i])
+        and (_SO.search(before) or _BOUNDING.match(clauses[0]))
+    ):
+        return True
+    # A bound told in the past dates an event, not the state: "My salary is £46k now, the
+    # rise came through while I was on holiday".
+    return bool(_BOUNDING.match(after)) and cues(after).temporary and not WAS.search(after)
+
+
+#: A thing said of now that is still to come: "in September", "arriving in March", "we move
+#: in June".
+NOT_YET_HERE = re.compile(
+    r"\b(?:in|by|from) (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)\b|\b(?:arriving|arrives|coming|due|on (?:its|the) way|ordered|"
+    r"(?:we|i) (?:move|'re moving|are moving|'m moving|am moving)|moving in)\b",
+    re.IGNORECASE,
+)
+
+#: Where a sentence sets a second thought apart: a comma, a semicolon, a dash.
+ASIDE_BREAK = re.compile(r"\s*[,;]\s+|\s+[\u2013\u2014-]+\s+")
+#: Words that point back at what came before ("…, got it on loan", "…, which is temporary",
+#: "…, he's covering this month", "…, seconded there for a year").
+_POINTS_BACK = re.compile(
+    # Not the "it" of "it's been a lot of omelettes".
+    r"\b(?:it(?!')|its|them|they're|this one|that one|which|there|mine|usual|old one|"
+    r"other one)\b",
+    re.I,
+)
+#: Where or when an event happened, which bounds nothing of what it brought: "got it on a
+#: trip to Manchester", "cut it while on holiday". A stand-in word left beside it still
+#: bounds ("borrowed it on holiday").
+_WHERE_IT_HAPPENED = re.compile(
+    r"\b(?:on (?:a |an |my |our |the )?(?:\w+ )?(?:trip|holiday|holidays|vacation|visit)|"
+    r"while (?:on|away|i was|we were)\b(?: (?:holiday|a trip|business))?)",
+    re.IGNORECASE,
+)
+#: A bound still ahead: "till Friday", "for now", "next week".
+#: A bound that has passed: "until it was ready last week".
+_BOUND_PASSED = re.compile(r"\b(?:till|until|til)\b[^,.;!?]*\b(?:was|were|last)\b", re.I)
+_BOUND_AHEAD = re.compile(
+    r"\b(?:till|until|til|for now|for the (?:time being|moment|week|weekend|month|summer)|next|"
+    r"temporar\w*|fortnight|back (?:on|by|in|next))\b",
+    re.I,
+)
+
+
+def passing_only_in_how_it_came(sentence: str) -> bool:
+    """Whether the only passing moment of `sentence` is in an aside, after a lasting change,
+    that tells where or when the value came, or how things were: "I drive a Tesla now, got it
+    on a trip to Manchester", "My hair is short now, cut it while on holiday", "My laptop's a
+    ThinkPad now, the MacBook was on loan from work". Any other passing aside may
+    bound the value ("I drive a Kia now, mine's in the shop till Friday", "…, borrowed from my
+    brother", "…, temporarily"), so it still does."""
+    first, *rest = ASIDE_BREAK.split(sentence)
+    opening = cues(first)
+    if not rest or not opening.lasting or not opening.change:
+        return False
+    asides = [part for part in rest if cues(part).temporary]
+    return (
+        bool(asides)
+        and all(
+            _tells_how_it_came(part)
+            or (
+                WAS.search(part)
+                and not (_STAND_IN.search(part) and _POINTS_BACK.search(part))
+                and not _BOUND_AHEAD.search(part)
+            )
+            for part in asides
+        )
+        and not any(_BOUND_AHEAD.search(part) for part in rest)
+        and cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
+    )
+
+
+def _tells_how_it_came(aside: str) -> bool:
+    """Whether a passing `aside` is an event that happened on a trip or a holiday and no more:
+    what it brought lasts ("got it on a trip to Manchester"); a stand-in word or a bound
+    ahead still bounds ("borrowed it on holiday", "got it on loan till Friday")."""
+    return (
+        an_event(aside)
+        and _WHERE_IT_HAPPENED.search(aside) is not None
+        and not _BOUND_AHEAD.search(aside)
+        and not cues(_WHERE_IT_HAPPENED.sub(" ", aside)).temporary
+    )
+
+
+#: Titles that name no one in particular ("Dr Shah" and "Dr Okafor" share no one).
+_TITLES = frozenset("dr mr mrs ms miss prof sir".split())
+
+
+def _points_at(later: str, value: str, predicate: str) -> bool:
+    """Whether a sentence after a slot's value points at the value or its slot's thing:
+    "Mine's in the body shop till next week", "It's on loan", "The car's at the garage"."""
+    return bool(_POINTS_BACK.search(later)) or _names_its_thing(later, value, predicate)
+
+
+def _names_its_thing(later: str, value: str, predicate: str) -> bool:
+    """Whether `later` names the slot's value or its thing: "the Kia", "my usual boss", "my
+    car's in the garage"."""
+    # "my car's in the garage": the thing's noun read without the "'s".
+    plain = re.sub(r"'s\b", " is", later)
+    return bool(
+        (content_words(value) - _TITLES) & content_words(later)
+        or any(head_attribute(word) == predicate for word in plain.split())
+        or predicate_for_category(category_of(plain)) == predicate
+    )
+
+
+#: A clause with a person as its subject: a statement of its own, not a bound on the one
+#: before ("I work at Google now, I'm on holiday till Monday").
+_A_PERSON_OPENS = re.compile(
+    rf"^\W*(?:(?:but|and|though|so|also|plus)\s+)?(?:i|i'm|i've|i'll|we|we're|we've|he|he's|"
+    rf"she|she's|they|they're|(?:my|our)\s+(?:[\w-]+\s+)?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})"
+    r"(?:'s)?)(?=\s|$)",
+    re.IGNORECASE,
+)
+#: A fixed term or a placement: "a 3 month contract", "seconded there by Deloitte",
+#: "gardening leave".
+FIXED_TERM = re.compile(
+    # In months: "on a two-year contract" is an ordinary job.
+    r"\b(?:\d+|one|two|three|four|five|six|nine|twelve|18)[- ]months?"
+    r"[- ](?:contract|placement|secondment|role|gig|job|stint|posting|assignment)\b"
+    r"|\b(?:seconded|gardening leave|fixed[- ]term)\b",
+    re.IGNORECASE,
+)
+#: Words of a stand-in: lent, hired, covering ("my wife's borrowing it this week", "he's
+#: covering this month").
+_STAND_IN = re.compile(
+    # Not "I'm covering the whole of the north".
+    r"\b(?:borrow\w*|lend\w*|lent|loan\w*|hire[ds]?|hiring|rent(?:ed|al|ing)|"
+    r"covering(?!\s+(?:the|a|an|all|most|both|every)\b)|cover|"
+    r"acting|interim|standing in|filling in|temporar\w*|put(?:ting)? (?:me|us) up|courtesy|"
+    r"sent off|sublet\w*|placed)\b",
+    re.IGNORECASE,
+)
+
+
+def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool) -> bool:
+    """Whether a later clause bounds the value the slot was filled with. It tells a passing
+    moment, not how the value came ("…, got it on a trip to Manchester"), and:
+    - in the same sentence, has no person as its subject, so it is about the value or its
+      stand-in ("…, mine's in the shop till Friday", "…, Sarah's on maternity leave", "…,
+      6 month fixed-term contract"), or has one and tells a stand-in ("…, he's covering this
+      month"); a person's own passing moment bounds nothing ("…, I'm on holiday till
+      Monday", "…, my parents are visiting this weekend");
+    - in the sentence after, points at the value or its thing ("Mine's in the body shop till
+      next week"); not "Off to Spain next week", "The case is temporary until the nice one
+      arrives"."""
+    said = cues(later)
+    if same_sentence and NOT_YET_HERE.search(later) and not an_event(later):
+        # Still to come: "Our new place is in Harrogate, we move in June".
+        return True
+    fixed_term = FIXED_TERM.search(later)
+    if not (said.temporary or fixed_term) or _tells_how_it_came(later):
+        return False
+    if (
+        (said.past or WAS.search(later))
+        and not _PRESENT_COPULA.search(later)
+        and not (_BOUND_AHEAD.search(later) and not _BOUND_PASSED.search(later))
+        and not fixed_term
+    ):
+        # Told in the past, it says how things were: "the MacBook was on loan from work".
+        # Not a bound told as said ("we were told it's only till the house is finished") or
+        # a term ("the agency said it was a 3 month contract").
+        return False
+    if not same_sentence:
+        return _points_at(later, value, predicate)
+    if (
+        _STAND_IN.search(later)
+        or _names_its_thing(later, value, predicate)
+        or (re.search(r"\bit\b", later, re.IGNORECASE) and _BOUND_AHEAD.search(later))
+    ):
+        # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
+        # it's only till the house is finished".
+        return True
+    return not _A_PERSON_OPENS.match(later)
