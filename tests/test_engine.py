@@ -94,23 +94,14 @@ async def _later(
         # the past says how things were, and a person's own passing moment bounds nothing.
         ("I drive a VW Golf.", "I drive a Tesla now, got it on a trip to Manchester."),
         ("My hair is long.", "My hair is short now, cut it while on holiday."),
-        (
-            "My laptop is a MacBook Air.",
-            "My laptop's a ThinkPad now, the MacBook was on loan from work while I was seconded.",
-        ),
         ("I live in Leeds.", "I live in Bristol now, my parents are visiting this weekend."),
         ("I live in Leeds.", "I live in Sheffield now. Off to Spain next week for a break."),
         (
             "My manager is Fiona.",
             "My new boss is Dominic. While he's off next week, Anjali is covering.",
         ),
-        # "New X is Y" and "My X's Y" say which one the speaker's is.
-        ("My gym is PureGym.", "New gym is Anytime Fitness, it's open 24/7."),
         ("My manager is Sarah.", "My manager is Tom now, Sarah moved to the Paris office."),
-        ("I live in Leeds.", "Our new place is in Harrogate, come visit!"),
-        ("My laptop is a MacBook Air.", "My laptop's a Dell XPS these days."),
         ("My salary is $85,000.", "My salary is $94,000 this year, got the raise in January."),
-        ("My laptop is a MacBook Pro.", "I use a ThinkPad now, the MacBook was on loan from work."),
         (
             "I drive a Honda Civic.",
             "I drive a Kia Sportage now. The dealer lent me a courtesy car until it was ready.",
@@ -786,6 +777,37 @@ async def test_longer_lists_keep_their_other_items(
         ("My job title is Senior Analyst.", "My title is Mrs now, got married!"),
         ("I drive a VW Golf.", "My bike's a Brompton, folds right up."),
         ("I drink oat lattes.", "My usual is a mint tea for work meetings."),
+        # Whose new one and whether it is here yet are unsaid: weak evidence.
+        ("I drive a VW Golf.", "new car is a Tesla Model 3, delivery is the 28th"),
+        (
+            "My laptop is a MacBook Air.",
+            "sorted out Priya's laptop this morning. new laptop is a Lenovo Yoga",
+        ),
+        ("I drive a VW Golf.", "my car's a 65 plate"),
+        ("I drive a VW Golf.", "I drive a Kia now, the Golf was in for a service."),
+        ("I drive a VW Golf.", "I'm driving a Fiat Panda now, picked it up on a trip to Sardinia"),
+        ("My salary is £45k.", "moved my salary over to Monzo"),
+        ("My rent is £1,200 a month.", "my monthly rent got moved to the 1st"),
+        ("I drive a VW Golf.", "my car got moved to the multi-storey car park"),
+        ("My GP is Dr Patel.", "My GP got moved to the new surgery on Elm St"),
+        ("My usual is a latte.", "switched my drink to a large"),
+        ("I'm pescatarian.", "switched the dog to a vegan diet"),
+        ("My laptop is a MacBook Air.", "switched Tom's laptop to a ThinkPad, he hated the Mac"),
+        ("I drink flat whites.", "the canteen switched to oat milk lattes"),
+        ("I'm vegetarian.", "everything at the canteen is vegan now"),
+        ("My hair is long.", "my hair is short in my passport photo lol"),
+        ("My hair is blonde.", "my hair is green from the chlorine lol"),
+        ("I mainly code in Python.", "Go to the gym before work now, feel great"),
+        ("I code in Kotlin.", "honestly I only listen to Taylor Swift now"),
+        ("I live in London.", "I live in Leeds now, I'm only here till the project wraps"),
+        (
+            "My laptop is a MacBook Pro.",
+            "I'm on a ThinkPad now. It's a loaner till the Mac comes back",
+        ),
+        (
+            "I drive a VW Golf.",
+            "I'm driving a Kia Picanto now. Golf's in the body shop till the 20th",
+        ),
         # A stand-in told in the past, a term, a bound said by someone.
         ("I drive a VW Golf.", "I drive a Corsa now, it was the only hire car left."),
         ("I work at HSBC.", "I work at Barclays now, the agency said it was a 3 month contract."),

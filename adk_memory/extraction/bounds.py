@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from adk_memory.extraction.cues import KIN_WITHOUT_MY, RELATION_NOUNS, content_words, cues
 from adk_memory.extraction.cues.tense import IRREGULAR, LASTS
 from adk_memory.extraction.slots import category_of, head_attribute, predicate_for_category
+from adk_memory.extraction.values import PEOPLE_SLOTS
 
 #: Words that open a span a state holds for ("while Sarah's off", "until the baby's born").
 BOUND_WORDS = "during|until|till|til|while|whilst"
@@ -34,6 +35,11 @@ _TENTATIVE = re.compile(
     r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
     r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch|half[- ]term)"
     r"|at (?:the )?weekends?"
+    # What a photo or a pool shows, not the hair: "short in my passport photo", "green from
+    # the chlorine", "grey underneath the dye".
+    r"|in (?:my|the|all the|all my|these|those) (?:[\w-]+ ){0,2}"
+    r"(?:photos?|pics?|pictures?|selfies?)"
+    r"|from the (?:chlorine|sun|pool|sea)|underneath|it was spray|wash-in"
     r"|on (?:a |an |the |this )(?:[\w-]+ ){0,2}(?:project|contract|secondment|placement|"
     r"assignment)"
     r"|for \w+ only|only for|for (?:quick|some|certain|special|occasional)\b)\b",
@@ -161,18 +167,18 @@ _WHERE_IT_HAPPENED = re.compile(
 _BOUND_PASSED = re.compile(r"\b(?:till|until|til)\b[^,.;!?]*\b(?:was|were|last)\b", re.I)
 _BOUND_AHEAD = re.compile(
     r"\b(?:till|until|til|for now|for the (?:time being|moment|week|weekend|month|summer)|next|"
-    r"temporar\w*|fortnight|back (?:on|by|in|next))\b",
+    r"temporar\w*|fortnight|back (?:on|by|in|next)|washes out|wash-in|in a week)\b",
     re.I,
 )
 
 
 def passing_only_in_how_it_came(sentence: str) -> bool:
     """Whether the only passing moment of `sentence` is in an aside, after a lasting change,
-    that tells where or when the value came, or how things were: "I drive a Tesla now, got it
-    on a trip to Manchester", "My hair is short now, cut it while on holiday", "My laptop's a
-    ThinkPad now, the MacBook was on loan from work". Any other passing aside may
-    bound the value ("I drive a Kia now, mine's in the shop till Friday", "…, borrowed from my
-    brother", "…, temporarily"), so it still does."""
+    that tells where or when the value was bought or got: "I drive a Tesla now, got it on a
+    trip to Manchester", "My hair is short now, cut it while on holiday". Any other passing
+    aside may bound the value ("I drive a Kia now, mine's in the shop till Friday", "…,
+    borrowed from my brother", "…, the Golf was in for a service", "…, picked it up on a trip
+    to Sardinia"), so it still does."""
     first, *rest = ASIDE_BREAK.split(sentence)
     opening = cues(first)
     if not rest or not opening.lasting or not opening.change:
@@ -180,18 +186,18 @@ def passing_only_in_how_it_came(sentence: str) -> bool:
     asides = [part for part in rest if cues(part).temporary]
     return (
         bool(asides)
-        and all(
-            _tells_how_it_came(part)
-            or (
-                WAS.search(part)
-                and not (_STAND_IN.search(part) and _POINTS_BACK.search(part))
-                and not _BOUND_AHEAD.search(part)
-            )
-            for part in asides
-        )
+        and all(_tells_how_it_came(part) for part in asides)
         and not any(_BOUND_AHEAD.search(part) for part in rest)
         and cues(" ".join([first, *(p for p in rest if p not in asides)])).lasting
     )
+
+
+#: How the speaker came to own it: "got it", "bought it", "cut it"; not "picked it up" (a
+#: hire car is collected too) or "had it every night" (a holiday drink).
+_GOT_IT = re.compile(
+    r"^\W*(?:(?:i|we)\s+)?(?:got|bought|purchased|ordered|adopted|cut|dyed|had it (?:cut|dyed))\b",
+    re.IGNORECASE,
+)
 
 
 def _tells_how_it_came(aside: str) -> bool:
@@ -200,10 +206,23 @@ def _tells_how_it_came(aside: str) -> bool:
     ahead still bounds ("borrowed it on holiday", "got it on loan till Friday")."""
     return (
         an_event(aside)
+        and _GOT_IT.search(aside) is not None
         and _WHERE_IT_HAPPENED.search(aside) is not None
         and not _BOUND_AHEAD.search(aside)
         and not cues(_WHERE_IT_HAPPENED.sub(" ", aside)).temporary
     )
+
+
+#: Where the speaker is or whose they use, pointed at: "here", "down here", "with him",
+#: "sharing his", "staying at my sister's".
+_WHERE_IT_IS = re.compile(
+    r"\b(?:here|there|with (?:him|her|them)|his|hers|ours|theirs|sharing|staying)\b", re.I
+)
+
+
+#: A named thing as a sentence's subject: "Golf's in the body shop", "The iPhone is with
+#: Apple".
+_A_NAMED_THING = re.compile(r"^\W*(?:(?:the|my)\s+)?(?-i:[A-Z])[\w-]*(?:'s|\s+is)\b", re.I)
 
 
 #: Titles that name no one in particular ("Dr Shah" and "Dr Okafor" share no one).
@@ -213,7 +232,16 @@ _TITLES = frozenset("dr mr mrs ms miss prof sir".split())
 def _points_at(later: str, value: str, predicate: str) -> bool:
     """Whether a sentence after a slot's value points at the value or its slot's thing:
     "Mine's in the body shop till next week", "It's on loan", "The car's at the garage"."""
-    return bool(_POINTS_BACK.search(later)) or _names_its_thing(later, value, predicate)
+    return (
+        bool(_POINTS_BACK.search(later))
+        or _names_its_thing(later, value, predicate)
+        # A thing named as what the sentence is about: "Golf's in the body shop till the
+        # 20th" (of people, someone else: "Dr Okafor is on secondment").
+        or (
+            predicate.split(":", 1)[0] not in PEOPLE_SLOTS
+            and _A_NAMED_THING.match(later) is not None
+        )
+    )
 
 
 def _names_its_thing(later: str, value: str, predicate: str) -> bool:
@@ -249,7 +277,7 @@ FIXED_TERM = re.compile(
 #: covering this month").
 _STAND_IN = re.compile(
     # Not "I'm covering the whole of the north".
-    r"\b(?:borrow\w*|lend\w*|lent|loan\w*|hire[ds]?|hiring|rent(?:ed|al|ing)|"
+    r"\b(?:borrow\w*|lend\w*|lent|loan\w*|hire[ds]?|hiring|rent(?:ed|al|ing)|sharing|"
     r"covering(?!\s+(?:the|a|an|all|most|both|every)\b)|cover|"
     r"acting|interim|standing in|filling in|temporar\w*|put(?:ting)? (?:me|us) up|courtesy|"
     r"sent off|sublet\w*|placed)\b",
@@ -286,7 +314,10 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
         # a term ("the agency said it was a 3 month contract").
         return False
     if not same_sentence:
-        return _points_at(later, value, predicate)
+        # "It's a loaner till the Mac comes back".
+        return _points_at(later, value, predicate) or bool(
+            _STAND_IN.search(later) and re.search(r"\bit\b", later, re.IGNORECASE)
+        )
     if (
         _STAND_IN.search(later)
         or _names_its_thing(later, value, predicate)
@@ -294,5 +325,9 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
     ):
         # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
         # it's only till the house is finished".
+        return True
+    if _BOUND_AHEAD.search(later) and _WHERE_IT_IS.search(later):
+        # The speaker's own stay, bounded: "…, I'm only here till the project wraps", "…,
+        # we're sharing his till ours is fixed".
         return True
     return not _A_PERSON_OPENS.match(later)

@@ -243,8 +243,17 @@ def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | No
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             phrase = " ".join(words[i : i + size])
-            if size == 1 and phrase in _ALSO_ORDINARY_WORDS and not said[i][:1].isupper():
-                # "I go to David Lloyd now" names no programming language.
+            if (
+                size == 1
+                and phrase in _ALSO_ORDINARY_WORDS
+                and (
+                    not said[i][:1].isupper()
+                    or (i > 0 and said[i - 1][:1].isupper())
+                    or (i == 0 and words[1:2] == ["to"])
+                )
+            ):
+                # "I go to David Lloyd now", "Go to the gym before work now", "Taylor Swift",
+                # "Block C" name no programming language.
                 continue
             for form in (phrase, phrase[:-1] if phrase.endswith("s") else phrase):
                 category = CATEGORY_OF.get(form)

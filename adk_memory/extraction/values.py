@@ -131,6 +131,15 @@ _ADDRESS_FORMS = frozenset("mr mrs ms miss mx dr sir dame lady lord".split())
 _A_VERB_INSIDE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
 
 
+#: A date or a time of day: "the 1st", "the 28th", "6am", "10:15".
+_A_TIME = re.compile(
+    r"^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|^\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|^\d{1,2}:\d\d\b",
+    re.IGNORECASE,
+)
+#: Sizes of a thing: "a large", "a medium".
+_SIZES = frozenset("small medium large regular tall grande venti pint half xl".split())
+
+
 def names_a_value(obj: str, predicate: str) -> bool:
     """Whether `obj`, said as what the speaker's `predicate` is ("My car is a Ford Focus"),
     names which one it is rather than what it is like or where it is ("My car is at the
@@ -139,6 +148,9 @@ def names_a_value(obj: str, predicate: str) -> bool:
     if predicate == "name":
         return _NOT_IN_A_NAME.search(obj) is None and not _NOT_A_VALUE_START.match(obj)
     base = predicate.split(":", 1)[0]
+    if base in _AMOUNT_SLOTS and not re.search(r"\d", obj):
+        # An amount has a number: "moved my salary over to Monzo" names where it is paid.
+        return False
     if _A_MEASURE.match(obj) and base not in _AMOUNT_SLOTS:
         # How big or how old a thing is, not which one: "my phone's 256GB".
         return False
@@ -167,6 +179,13 @@ def names_a_value(obj: str, predicate: str) -> bool:
         # A clause of its own, not a value: "My boss's wife is Jane" ("boss's" read as "boss
         # is").
         return False
+    if _A_TIME.match(obj) or set(re.findall(r"[\w-]+", obj.lower())) & _SIZES:
+        # When or how big, not which one: "my monthly rent got moved to the 1st", "switched
+        # my drink to a large".
+        return False
+    if base in PEOPLE_SLOTS and not obj[:1].isupper():
+        # A person is named: "My GP got moved to the new surgery on Elm St" names a place.
+        return False
     if obj[:1].isupper() or obj[:1].isdigit():
         # A name or a number: "Life of Pi", "Our Lady's Hospital", "2 Elm Road".
         return True
@@ -178,6 +197,6 @@ def names_a_value(obj: str, predicate: str) -> bool:
     words = [w.strip(".,;:!?\"'()").lower() for w in obj.split()]
     if any(w in _JUDGEMENTS for w in words[:2]):
         return False
-    if re.search(r"[A-Z0-9@£$€]", obj) or category_of(obj) is not None:
+    if re.search(r"[A-Z0-9@£$€]", obj) or category_of(obj, specific=True) is not None:
         return True
     return predicate.split(":", 1)[0] in _WORDED_SLOTS

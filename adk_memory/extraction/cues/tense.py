@@ -46,7 +46,8 @@ _TEMPORARY = LazyPattern(
     # sale goes through", "till they hire someone"; not a past one ("until last year").
     r"(?:until|till|til) (?!(?:now|recently|then|last|(?:19|20)\d\d)\b)(?:january|february|march|"
     r"april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|"
-    r"winter|christmas|easter|the end|the new|further notice|the \w+ (?:starts|"
+    r"winter|christmas|easter|the end|the new|further notice|the \d{1,2}(?:st|nd|rd|th)\b|"
+    r"the \w+ (?:starts|finishes|ends|wraps|"
     r"arrives|comes|goes|is|are|gets)|the (?:sale|project|contract|baby|move|keys))|"
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
     # (Not "bought on hire purchase".)
@@ -61,7 +62,8 @@ _TEMPORARY = LazyPattern(
     r"rented|borrowed|next (?:week|month|weekend)|"
     # A stand-in while the usual one is away, a trial, a go for fun: "I'm on my old Motorola
     # while it's in for repair", "signed up for the free trial", "test drove a Tesla".
-    r"in for (?:a )?(?:repairs?|service|servicing|fixing)|courtesy car|loan(?:er)? (?:car|phone|"
+    r"in for (?:a )?(?:repairs?|service|servicing|fixing|new \w+)|getting a new (?:screen|battery|"
+    r"clutch|engine|gearbox|part)|sent off (?:to|for)\b|courtesy car|loan(?:er)? (?:car|phone|"
     r"laptop|bike)|(?:free )?trial|test[- ]?(?:drove|drive|driving|driven|rode|ride|riding|ridden)|"
     r"(?:just )?for fun|"
     r"just to (?:try|see|test|watch)|for the time being|temporarily|"
