@@ -749,30 +749,30 @@ async def test_longer_lists_keep_their_other_items(
         ("My rent is £1,200 a month.", "My parking space rent went up to £80."),
         ("I drive a VW Golf.", "Traded my scooter in for a Vespa."),
         ("My laptop is a MacBook Air.", "New laptop is a Dell for my daughter."),
-        ("My phone is an iPhone 15.", "New phone is a Pixel, for work only."),
+        ("My phone is an iPhone 15.", "My new phone is a Pixel, for work only."),
         ("My manager is Sarah.", "My new manager is starting Monday."),
         ("My manager is Sarah.", "My boss's wife is Jane."),
         ("My hair is short.", "My hair's grey now, gave up dyeing it."),
         ("I use an iPhone 15 Pro.", "my phone's 256GB and somehow it's full AGAIN"),
-        # "'s" is a possessive more often than "is": read as "is" only before "a" or "an",
-        # and never for what a person is.
+        # "'s" is a possessive more often than "is", so "My X's …" fills no slot; a person's
+        # slot takes a name, not what they are.
         ("I drive a VW Golf.", "My car's Bluetooth stopped working."),
         ("My manager is Sarah.", "My boss's OK with me leaving early on Fridays."),
         ("My manager is Sarah.", "My manager's Australian, so the jokes are relentless."),
-        ("My partner is Alex.", "My wife's an NHS nurse."),
+        ("My partner is Alex.", "My wife is an NHS nurse."),
         ("I work at Barclays.", "My company's a Google partner so we get free training."),
         ("My laptop is a MacBook Air.", "My laptop's Windows 11 now, don't ask."),
         ("My car is a Ford Focus.", "My car's a 2015 model, 1.6 diesel."),
-        # "New X is Y": the speaker's only when no one else was just named; not yet, not a
-        # value of the slot's kind.
+        # "New X is Y" fills no slot (whose new one is unsaid); "My new X is Y" not when it
+        # is still to come, undecided, someone's, or not a value of the slot's kind.
         ("I have an iPhone 13.", "Gran got a new phone. New phone is a Doro, big buttons."),
         ("I have an iPhone 13.", "Helped Mum set up her phone. New phone is a Samsung A15."),
-        ("I have an iPhone 13.", "New phone is an iPhone 16 in September, hopefully."),
-        ("I have an iPhone 13.", "New phone is an iPhone 16 or a Pixel 9, can't decide."),
-        ("I drive a VW Golf.", "New car is Dad's, he's lending it while he's away."),
-        ("My email is jo.smith@gmail.com.", "New email is Amazon again, ugh, spam."),
-        ("I use Neovim.", "New editor is Hannah, the old one left the publisher."),
-        ("I live in Leeds.", "Our new place is in Harrogate, we move in June."),
+        ("I have an iPhone 13.", "My new phone is an iPhone 16 in September, hopefully."),
+        ("I have an iPhone 13.", "My new phone is an iPhone 16 or a Pixel 9, can't decide."),
+        ("I drive a VW Golf.", "My new car is Dad's, he's lending it while he's away."),
+        ("My email is jo.smith@gmail.com.", "My new email is Amazon again, ugh, spam."),
+        ("I use Neovim.", "My new editor is Hannah, the old one left the publisher."),
+        ("I live in Leeds.", "My new flat is in Harrogate, we move in June."),
         ("My main language is Java.", "My main language is English, obviously."),
         ("My job title is Senior Analyst.", "My title is Mrs now, got married!"),
         ("I drive a VW Golf.", "My bike's a Brompton, folds right up."),

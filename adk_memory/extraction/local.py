@@ -60,7 +60,6 @@ from adk_memory.extraction.slots import (
 from adk_memory.extraction.values import (
     IDENTITIES,
     NAMED_SLOTS,
-    PEOPLE_SLOTS,
     SAYS_WHAT_MINE_IS,
     hair_aspect,
     is_the_subject,
@@ -142,12 +141,7 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (r"^i (?:don'?t|do not|no longer) live in {obj}$", "lives_in", False, Kind.PROFILE),
-    (
-        r"^my (?:home|house|apartment|flat) is in {obj}$",
-        "lives_in",
-        True,
-        Kind.PROFILE,
-    ),
+    (r"^my (?:home|house|apartment|flat) is in {obj}$", "lives_in", True, Kind.PROFILE),
     (
         r"^i(?:'ve| have)? ?(?:just |recently )?(?:quit|left) (?:my job at |my role at |)"
         r"(?P<old>[^.,;!?]+?) (?:for|to join) (?:a (?:new )?(?:job|role|position) at )?{obj}$",
@@ -690,25 +684,20 @@ def match_slot(
             else predicate
         )
         said_as = m.group(0).lower()
-        if said_as.startswith("new ") and dropped != "speaker":
-            # "Gran got a new phone. New phone is a Doro": whose new one follows who was named.
-            continue
         base = slot.split(":", 1)[0]
         if (
             SAYS_WHAT_MINE_IS.match(said_as)
             and re.search(r"(?: is|'s) (?:now )?an? ", said_as)
             and base in NAMED_SLOTS
         ):
-            # "My company's a Google partner", "My manager is a nightmare": what kind, not which.
+            # "My company is a Google partner", "My manager is a nightmare": what kind, not
+            # which.
             continue
         if SAYS_WHAT_MINE_IS.match(said_as) and any(
             NOT_YET_HERE.search(part) and not an_event(part) for part in ASIDE_BREAK.split(sentence)
         ):
-            # "New phone is an iPhone 16 in September", "Our new place is in Harrogate, we
+            # "My new phone is an iPhone 16 in September", "My new flat is in Harrogate, we
             # move in June".
-            continue
-        if re.match(r"^\w+ [\w ]*?'s ", said_as) and slot.split(":", 1)[0] in PEOPLE_SLOTS:
-            # "My wife's an NHS nurse" says what she is, not who.
             continue
         if SAYS_WHAT_MINE_IS.match(m.group(0)) and not names_a_value(obj, slot):
             # "My phone is at 2%", "My salary is a joke", "My name is mud after…": what the
@@ -871,19 +860,10 @@ _NAMED_AFTER = re.compile(
 )
 
 
-#: Someone other than the speaker named or pointed at.
-_NAMES_ANOTHER = re.compile(
-    rf"\b(?:her|his|their|him|them|{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b", re.IGNORECASE
-)
-
-
 def _dropped_subject(before: str, sentence: str) -> DroppedSubject:
     """Whose `sentence` is if it has no subject, given the sentence `before` it in the same
     message (`DroppedSubject`)."""
     lead = _LEAD_IN.match(sentence.strip())
-    if re.match(r"^\W*new\b", sentence, re.IGNORECASE) and _NAMES_ANOTHER.search(before):
-        # "Helped Mum set up her phone. New phone is a Samsung A15."
-        return "unknown"
     if (
         names_someone_alone(before)
         or (lead is not None and names_someone_alone(lead.group(0)))

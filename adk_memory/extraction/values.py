@@ -75,7 +75,7 @@ _JUDGEMENTS = frozenset(
     "perfect weird".split()
 )
 #: A statement of what a thing of the speaker's is ("My car is …", "My name is …").
-SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|our|new|name's)\b", re.IGNORECASE)
+SAYS_WHAT_MINE_IS = re.compile(r"^\W*(?:my|name's)\b", re.IGNORECASE)
 #: Slots whose values are ordinary words ("vegan", "brown", "nurse", "oat latte").
 _WORDED_SLOTS = frozenset({"job_title", "hair", "diet", "drink", "favorite", "relationship_status"})
 #: Words a name never holds in lower case ("My name is on the list", "mud after…").
