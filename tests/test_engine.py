@@ -102,6 +102,8 @@ async def _later(
         ),
         ("My manager is Sarah.", "My manager is Tom now, Sarah moved to the Paris office."),
         ("My salary is $85,000.", "My salary is $94,000 this year, got the raise in January."),
+        ("My manager is Priya.", "my line manager is Grace now after the restructure"),
+        ("My GP is Dr Okafor.", "My GP is Dr McKenzie at Parkside now."),
         (
             "I drive a Honda Civic.",
             "I drive a Kia Sportage now. The dealer lent me a courtesy car until it was ready.",
@@ -754,8 +756,13 @@ async def test_longer_lists_keep_their_other_items(
         ("My manager is Sarah.", "My boss's wife is Jane."),
         ("My hair is short.", "My hair's grey now, gave up dyeing it."),
         ("I use an iPhone 15 Pro.", "my phone's 256GB and somehow it's full AGAIN"),
-        # "'s" is a possessive more often than "is", so "My X's …" fills no slot; a person's
-        # slot takes a name, not what they are.
+        # A person's slot takes a name, not what they are or do.
+        ("My manager is Priya.", "My manager is Head of Ops now"),
+        ("My manager is Priya.", "My boss is OOO again"),
+        ("My wife is Anna.", "My wife is Head of Science now"),
+        ("My husband is Tom.", "my husband is Dr Who obsessed"),
+        ("My therapist is Dr Lewis.", "My therapist is CBT-trained"),
+        # "'s" is a possessive more often than "is", so "My X's …" fills no slot.
         ("I drive a VW Golf.", "My car's Bluetooth stopped working."),
         ("My manager is Sarah.", "My boss's OK with me leaving early on Fridays."),
         ("My manager is Sarah.", "My manager's Australian, so the jokes are relentless."),

@@ -131,6 +131,25 @@ _ADDRESS_FORMS = frozenset("mr mrs ms miss mx dr sir dame lady lord".split())
 _A_VERB_INSIDE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
 
 
+#: Words of a role, not of a name: "Head of Ops", "Deputy Head at St Mary's".
+_ROLE_WORDS = (
+    r"head|deputy|director|chief|officer|chair|chairman|chairwoman|vp|ceo|cfo|cto|coo|"
+    r"principal|manager|lead|supervisor|president|partner|assistant|acting|interim"
+)
+#: One word of a name: "Tom", "O'Brien", "McKenzie", "Patel-Smith".
+_A_NAME_WORD = r"(?-i:[A-Z](?:[a-z]+|'[A-Z][a-z]+)(?:[A-Z][a-z]+)?(?:[-'’][A-Z]?[a-z]+)*)"
+#: A person's or a practice's name: capitalised words, after a title, with "at" or "from" a
+#: named place ("Dr Okafor at Parkside", "Dr. Hassan at the Parkside surgery", "Hollybank
+#: Vets") and when it began; no role word, no word in capitals ("OOO", "CBT-trained"),
+#: nothing else in lower case.
+_A_PERSONS_NAME = re.compile(
+    rf"^(?:(?:dr|mr|mrs|ms|miss|mx|prof)\.?\s+)?(?!(?:{_ROLE_WORDS})\b)"
+    rf"{_A_NAME_WORD}(?:\s+(?!(?:{_ROLE_WORDS})\b){_A_NAME_WORD}){{0,2}}"
+    r"(?:\s+(?:at|from)\s+(?:the\s+)?(?-i:[A-Z])[\w'’-]*(?:\s+[\w'’-]+){0,3})?"
+    # When it began: "Grace now after the restructure", "Tom since the reorg".
+    r"(?:\s+(?:now|after|since|following|as of)\b.*)?$",
+    re.IGNORECASE,
+)
 #: A date or a time of day: "the 1st", "the 28th", "6am", "10:15".
 _A_TIME = re.compile(
     r"^(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|^\d{1,2}(?::\d\d)?\s*(?:am|pm)\b|^\d{1,2}:\d\d\b",
@@ -183,8 +202,10 @@ def names_a_value(obj: str, predicate: str) -> bool:
         # When or how big, not which one: "my monthly rent got moved to the 1st", "switched
         # my drink to a large".
         return False
-    if base in PEOPLE_SLOTS and not obj[:1].isupper():
-        # A person is named: "My GP got moved to the new surgery on Elm St" names a place.
+    if base in PEOPLE_SLOTS and base != "name" and not _A_PERSONS_NAME.match(obj):
+        # A person is named: "My GP got moved to the new surgery on Elm St" names a place,
+        # "My manager is Head of Ops now", "My boss is OOO again", "my husband is Dr Who
+        # obsessed" say what they are or do.
         return False
     if obj[:1].isupper() or obj[:1].isdigit():
         # A name or a number: "Life of Pi", "Our Lady's Hospital", "2 Elm Road".
