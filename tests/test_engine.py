@@ -778,6 +778,7 @@ async def test_longer_lists_keep_their_other_items(
         ("I have an iPhone 13.", "My new phone is an iPhone 16 or a Pixel 9, can't decide."),
         ("I drive a VW Golf.", "My new car is Dad's, he's lending it while he's away."),
         ("My email is jo.smith@gmail.com.", "My new email is Amazon again, ugh, spam."),
+        ("My email is jo@gmail.com.", "My new email is jo@company.com, for work stuff."),
         ("I use Neovim.", "My new editor is Hannah, the old one left the publisher."),
         ("I live in Leeds.", "My new flat is in Harrogate, we move in June."),
         ("My main language is Java.", "My main language is English, obviously."),

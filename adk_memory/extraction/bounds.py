@@ -18,7 +18,7 @@ from adk_memory.extraction.slots import category_of, head_attribute, predicate_f
 from adk_memory.extraction.values import PEOPLE_SLOTS
 
 #: Words that open a span a state holds for ("while Sarah's off", "until the baby's born").
-BOUND_WORDS = "during|until|till|til|while|whilst"
+_BOUND_WORDS = "during|until|till|til|while|whilst"
 #: A hedge on how long the value itself lasts, or a bound on where it holds ("I'm living at
 #: Tom's in Harrogate for now", "I'm living in Lisbon for the winter"): it may hold, but it is
 #: no evidence that the usual value is gone, so it fills no slot. Not a hedge on something
@@ -28,7 +28,7 @@ _TENTATIVE = re.compile(
     # A span or a context that bounds the value: "in Lisbon for the winter", "Dr Shah for the
     # root canal", "Tom during the reorg", "Dubai on a six-month contract", "decaf until the
     # baby's born", "halls this term", "at my boyfriend's most nights", "Chrome for work only".
-    rf"|{BOUND_WORDS}"
+    rf"|{_BOUND_WORDS}"
     r"|this (?:term|semester|season|winter|summer|spring|autumn|month|year)"
     r"|most nights|most (?:days|weekends)(?!\s+now)"
     r"|for (?:a |an |the |this |my )?(?:[\w-]+ ){0,2}(?:project|contract|reorg|winter|summer|"
@@ -45,7 +45,7 @@ _TENTATIVE = re.compile(
     r"|for \w+ only|only for|for (?:quick|some|certain|special|occasional)\b)\b",
     re.IGNORECASE,
 )
-WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
+_WAS = re.compile(r"\b(?:was|were)\b", re.IGNORECASE)
 #: A clause told as an event ("The Civic died on holiday in Wales", "Met the founders at a
 #: conference"): what it says happened, not a state that lasts only a while.
 _TOLD_AS_EVENT = re.compile(
@@ -55,9 +55,18 @@ _TOLD_AS_EVENT = re.compile(
 _PRESENT_COPULA = re.compile(r"(?:'s|'re|'m)\b|\b(?:is|are|am|has|have)\b", re.IGNORECASE)
 
 
-#: An aside that goes on about the value just said: "New phone is a Pixel, for work only".
+#: An aside that goes on about the value just said: "My new phone is a Pixel, for work only".
 _ABOUT_THE_VALUE = re.compile(r"^(?:(?:just|only|but|and)\s+)*for\b", re.IGNORECASE)
-#: The value given to someone else: "New laptop is a Dell for my daughter".
+#: A clause's own subject: "for now that's the only one I check" goes on about more than
+#: the value.
+_OWN_SUBJECT = re.compile(r"\b(?:that's|it's|i|i'm|we|we're|they|they're|he|she)\b", re.I)
+
+
+def _about_the_value(aside: str) -> bool:
+    return _ABOUT_THE_VALUE.match(aside) is not None and _OWN_SUBJECT.search(aside) is None
+
+
+#: The value given to someone else: "My new laptop is a Dell for my daughter".
 _FOR_SOMEONE_ELSE = re.compile(
     rf"\bfor (?:my|our|his|her|the) (?:[\w-]+ )?(?:{RELATION_NOUNS}|{KIN_WITHOUT_MY})\b"
     # Or for one part of life: "a Samsung for work", "jo@acme.com for work stuff" (not "I
@@ -67,7 +76,7 @@ _FOR_SOMEONE_ELSE = re.compile(
 )
 
 
-#: A value not settled yet: "New phone is an iPhone 16 in September, hopefully", "£45k from
+#: A value not settled yet: "My new phone is an iPhone 16, hopefully", "£45k from
 #: April", "iPhone 16 or Pixel 9, can't decide", "TBC".
 _NOT_YET = re.compile(
     r"\b(?:hopefully|fingers crossed|can'?t decide|undecided|tbc|tbd|not decided|"
@@ -84,8 +93,9 @@ def hedged_value(sentence: str, value: str) -> bool:
     at = sentence.lower().find(value.lower())
     if at < 0:
         return False
-    first, *rest = re.split(r"\s*[,;\u2013\u2014]\s*|[.!?]", sentence[at:])
-    part = " ".join([first, *itertools.takewhile(_ABOUT_THE_VALUE.match, rest)])
+    # A full stop ends a sentence, not an address ("jo@company.com, for work stuff").
+    first, *rest = re.split(r"\s*[,;\u2013\u2014]\s*|[.!?](?=\s|$)", sentence[at:])
+    part = " ".join([first, *itertools.takewhile(_about_the_value, rest)])
     if _FOR_SOMEONE_ELSE.search(part) or _NOT_YET.search(part):
         return True
     # A bound told in the past dates the move ("Moved to Bristol while the kids were off"),
@@ -93,7 +103,7 @@ def hedged_value(sentence: str, value: str) -> bool:
     # left").
     return (
         _TENTATIVE.search(part) is not None
-        and WAS.search(part) is None
+        and _WAS.search(part) is None
         and LASTS.search(sentence) is None
     )
 
@@ -101,7 +111,7 @@ def hedged_value(sentence: str, value: str) -> bool:
 #: What opens the clause that follows from one before it ("…, so I'm driving a hire Corsa").
 _SO = re.compile(r"\bso\W*$", re.IGNORECASE)
 #: What opens a clause that bounds the one before it ("…while I'm up in Scotland").
-_BOUNDING = re.compile(rf"^\W*(?:{BOUND_WORDS})\b", re.IGNORECASE)
+_BOUNDING = re.compile(rf"^\W*(?:{_BOUND_WORDS})\b", re.IGNORECASE)
 
 
 def an_event(clause: str) -> bool:
@@ -132,7 +142,7 @@ def bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bo
         return True
     # A bound told in the past dates an event, not the state: "My salary is £46k now, the
     # rise came through while I was on holiday".
-    return bool(_BOUNDING.match(after)) and cues(after).temporary and not WAS.search(after)
+    return bool(_BOUNDING.match(after)) and cues(after).temporary and not _WAS.search(after)
 
 
 #: A thing said of now that is still to come: "in September", "arriving in March", "we move
@@ -304,7 +314,7 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
     if not (said.temporary or fixed_term) or _tells_how_it_came(later):
         return False
     if (
-        (said.past or WAS.search(later))
+        (said.past or _WAS.search(later))
         and not _PRESENT_COPULA.search(later)
         and not (_BOUND_AHEAD.search(later) and not _BOUND_PASSED.search(later))
         and not fixed_term

@@ -75,7 +75,6 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _HEDGE = re.compile(r"\b(i think|maybe|probably|perhaps|might|not sure|i guess)\b", re.I)
-_QUESTION = re.compile(r"\?\s*$")
 _FILLER = re.compile(
     r"^(?:(?:oh|well|so|yeah|yes|ok|okay|actually|btw|by the way|also|and|but|anyway|"
     r"honestly|now|these days|lately|recently|just so you know|fyi|hey|hi|um)[,!]?\s+)+",

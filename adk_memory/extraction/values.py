@@ -174,7 +174,7 @@ def names_a_value(obj: str, predicate: str) -> bool:
         # How big or how old a thing is, not which one: "my phone's 256GB".
         return False
     if re.match(r"^[\w-]+'s?(?:\s|$)", obj):
-        # Someone's: "New car is Dad's", "New phone is Mum's birthday present".
+        # Someone's: "My new car is Dad's", "my new phone is Mum's birthday present".
         return False
     first = obj.split()[0].strip(".,!?").lower() if obj.split() else ""
     if (
