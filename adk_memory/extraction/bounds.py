@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from adk_memory.extraction.cues import KIN_WITHOUT_MY, RELATION_NOUNS, content_words, cues
-from adk_memory.extraction.cues.tense import IRREGULAR, LASTS
+from adk_memory.extraction.cues.tense import IRREGULAR, LASTS, MONTHS
 from adk_memory.extraction.slots import category_of, head_attribute, predicate_for_category
 from adk_memory.extraction.values import PEOPLE_SLOTS
 
@@ -80,8 +80,7 @@ _FOR_SOMEONE_ELSE = re.compile(
 #: April", "iPhone 16 or Pixel 9, can't decide", "TBC".
 _NOT_YET = re.compile(
     r"\b(?:hopefully|fingers crossed|can'?t decide|undecided|tbc|tbd|not decided|"
-    r"from (?:next|january|february|march|april|may|june|july|august|september|october|"
-    r"november|december|monday|tuesday|wednesday|thursday|friday|the new year)|"
+    rf"from (?:next|{MONTHS}|monday|tuesday|wednesday|thursday|friday|the new year)|"
     r"or (?:a |an |the )?(?-i:[A-Z]))",
     re.IGNORECASE,
 )
@@ -148,14 +147,15 @@ def bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bo
 #: A thing said of now that is still to come: "in September", "arriving in March", "we move
 #: in June".
 NOT_YET_HERE = re.compile(
-    r"\b(?:in|by|from) (?:january|february|march|april|may|june|july|august|september|october|"
-    r"november|december)\b|\b(?:arriving|arrives|coming|due|on (?:its|the) way|ordered|"
+    rf"\b(?:in|by|from) (?:{MONTHS})\b|\b(?:arriving|arrives|coming|due|on (?:its|the) way|ordered|"
     r"(?:we|i) (?:move|'re moving|are moving|'m moving|am moving)|moving in)\b",
     re.IGNORECASE,
 )
 
 #: Where a sentence sets a second thought apart: a comma, a semicolon, a dash.
 ASIDE_BREAK = re.compile(r"\s*[,;]\s+|\s+[\u2013\u2014-]+\s+")
+#: "it", however it is said ("It's a loaner", "it's only till…").
+_IT = re.compile(r"\bit\b", re.IGNORECASE)
 #: Words that point back at what came before ("…, got it on loan", "…, which is temporary",
 #: "…, he's covering this month", "…, seconded there for a year").
 _POINTS_BACK = re.compile(
@@ -172,9 +172,9 @@ _WHERE_IT_HAPPENED = re.compile(
     r"while (?:on|away|i was|we were)\b(?: (?:holiday|a trip|business))?)",
     re.IGNORECASE,
 )
-#: A bound still ahead: "till Friday", "for now", "next week".
 #: A bound that has passed: "until it was ready last week".
 _BOUND_PASSED = re.compile(r"\b(?:till|until|til)\b[^,.;!?]*\b(?:was|were|last)\b", re.I)
+#: A bound still ahead: "till Friday", "for now", "next week".
 _BOUND_AHEAD = re.compile(
     r"\b(?:till|until|til|for now|for the (?:time being|moment|week|weekend|month|summer)|next|"
     r"temporar\w*|fortnight|back (?:on|by|in|next)|washes out|wash-in|in a week)\b",
@@ -296,19 +296,24 @@ _STAND_IN = re.compile(
 
 
 def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool) -> bool:
-    """Whether a later clause bounds the value the slot was filled with. It tells a passing
-    moment, not how the value came ("…, got it on a trip to Manchester"), and:
-    - in the same sentence, has no person as its subject, so it is about the value or its
-      stand-in ("…, mine's in the shop till Friday", "…, Sarah's on maternity leave", "…,
-      6 month fixed-term contract"), or has one and tells a stand-in ("…, he's covering this
-      month"); a person's own passing moment bounds nothing ("…, I'm on holiday till
-      Monday", "…, my parents are visiting this weekend");
+    """Whether a later clause bounds the value the slot was filled with. In the same sentence,
+    one that says the value is still to come does ("…, we move in June"); otherwise it tells
+    a passing moment or a fixed term, not how the value came ("…, got it on a trip to
+    Manchester") nor, in the past, how things were ("…, the MacBook was on loan from work"),
+    and:
+    - in the same sentence, tells a stand-in ("…, he's covering this month"), names the value
+      or its thing ("…, my usual boss is off sick"), points back with a bound ahead ("…, we
+      were told it's only till the house is finished"), tells the speaker's own stay with one
+      ("…, I'm only here till the project wraps"), or has no person as its subject, so it is
+      about the value or its stand-in ("…, mine's in the shop till Friday", "…, 6 month
+      fixed-term contract"); a person's own passing moment bounds nothing ("…, I'm on holiday
+      till Monday", "…, my parents are visiting this weekend");
     - in the sentence after, points at the value or its thing ("Mine's in the body shop till
-      next week"); not "Off to Spain next week", "The case is temporary until the nice one
-      arrives"."""
+      next week", "It's a loaner till the Mac comes back"); not "Off to Spain next week",
+      "The case is temporary until the nice one arrives"."""
     said = cues(later)
     if same_sentence and NOT_YET_HERE.search(later) and not an_event(later):
-        # Still to come: "Our new place is in Harrogate, we move in June".
+        # Still to come: "My new flat is in Harrogate, we move in June".
         return True
     fixed_term = FIXED_TERM.search(later)
     if not (said.temporary or fixed_term) or _tells_how_it_came(later):
@@ -326,12 +331,12 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
     if not same_sentence:
         # "It's a loaner till the Mac comes back".
         return _points_at(later, value, predicate) or bool(
-            _STAND_IN.search(later) and re.search(r"\bit\b", later, re.IGNORECASE)
+            _STAND_IN.search(later) and _IT.search(later)
         )
     if (
         _STAND_IN.search(later)
         or _names_its_thing(later, value, predicate)
-        or (re.search(r"\bit\b", later, re.IGNORECASE) and _BOUND_AHEAD.search(later))
+        or (_IT.search(later) and _BOUND_AHEAD.search(later))
     ):
         # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
         # it's only till the house is finished".

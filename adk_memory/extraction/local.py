@@ -683,22 +683,22 @@ def match_slot(
             else predicate
         )
         said_as = m.group(0).lower()
-        base = slot.split(":", 1)[0]
+        says_mine = SAYS_WHAT_MINE_IS.match(said_as) is not None
         if (
-            SAYS_WHAT_MINE_IS.match(said_as)
+            says_mine
             and re.search(r"(?: is|'s) (?:now )?an? ", said_as)
-            and base in NAMED_SLOTS
+            and slot.split(":", 1)[0] in NAMED_SLOTS
         ):
             # "My company is a Google partner", "My manager is a nightmare": what kind, not
             # which.
             continue
-        if SAYS_WHAT_MINE_IS.match(said_as) and any(
+        if says_mine and any(
             NOT_YET_HERE.search(part) and not an_event(part) for part in ASIDE_BREAK.split(sentence)
         ):
             # "My new phone is an iPhone 16 in September", "My new flat is in Harrogate, we
             # move in June".
             continue
-        if SAYS_WHAT_MINE_IS.match(m.group(0)) and not names_a_value(obj, slot):
+        if says_mine and not names_a_value(obj, slot):
             # "My phone is at 2%", "My salary is a joke", "My name is mud after…": what the
             # thing is like or where it is, not which one it is.
             continue

@@ -269,11 +269,15 @@ def category_of(text: str, *, specific: bool = False) -> str | None:
     return match[1] if match else None
 
 
+#: The head nouns, longest first, so "current account" wins over "account".
+_HEADS_LONGEST_FIRST = tuple(sorted(_HEADS, key=len, reverse=True))
+
+
 def ending_head(text: str) -> str | None:
     """The attribute head noun that ends `text`, longest first ("my current account" →
     "current account", "my parking space rent" → "rent")."""
     lowered = f" {' '.join(text.lower().split())} "
-    for head in sorted(_HEADS, key=len, reverse=True):
+    for head in _HEADS_LONGEST_FIRST:
         if lowered.endswith(f" {head} ") or lowered.endswith(f" {head}s "):
             return head
     return None
@@ -283,11 +287,13 @@ def head_attribute(text: str, *, ending: bool = False) -> str | None:
     """The slot named by an attribute head noun in `text` ("moved my current account over to
     Monzo" → "bank"), longest head first; with `ending`, only a head that ends `text` (of
     "car insurance" the head is "insurance", no slot's)."""
+    if ending:
+        head = ending_head(text)
+        return None if head is None else _HEADS[head]
     lowered = f" {' '.join(text.lower().split())} "
-    for head in sorted(_HEADS, key=len, reverse=True):
-        for form in (f" {head} ", f" {head}s "):
-            if lowered.endswith(form) if ending else form in lowered:
-                return _HEADS[head]
+    for head in _HEADS_LONGEST_FIRST:
+        if f" {head} " in lowered or f" {head}s " in lowered:
+            return _HEADS[head]
     return None
 
 

@@ -189,20 +189,19 @@ def names_a_value(obj: str, predicate: str) -> bool:
         # A value of another slot's: "My laptop is Windows 11" names the system it runs.
         return False
     if (base == "email" and "@" not in obj) or (base == "diet" and re.search(r"\d", obj)):
-        # "New email is Amazon again, ugh, spam", "New diet is day 3".
+        # "My new email is Amazon again, ugh, spam", "My new diet is day 3".
         return False
     if base == "uses" and named_as is None:
-        # A tool is one the slot knows: "New editor is Hannah" is a person.
+        # A tool is one the slot knows: "My new editor is Hannah" is a person.
         return False
     if _A_VERB_INSIDE.search(obj):
-        # A clause of its own, not a value: "My boss's wife is Jane" ("boss's" read as "boss
-        # is").
+        # A clause of its own, not a value: "My car is what Dad had".
         return False
     if _A_TIME.match(obj) or set(re.findall(r"[\w-]+", obj.lower())) & _SIZES:
         # When or how big, not which one: "my monthly rent got moved to the 1st", "switched
         # my drink to a large".
         return False
-    if base in PEOPLE_SLOTS and base != "name" and not _A_PERSONS_NAME.match(obj):
+    if base in PEOPLE_SLOTS and not _A_PERSONS_NAME.match(obj):
         # A person is named: "My GP got moved to the new surgery on Elm St" names a place,
         # "My manager is Head of Ops now", "My boss is OOO again", "my husband is Dr Who
         # obsessed" say what they are or do.
@@ -212,7 +211,7 @@ def names_a_value(obj: str, predicate: str) -> bool:
         return True
     if _NOT_A_VALUE_START.match(obj) or (
         # Doing something, not which one it is: "My new manager is starting Monday".
-        re.match(r"(?-i:[a-z]+ing)\b", obj) and predicate.split(":", 1)[0] not in _WORDED_SLOTS
+        re.match(r"(?-i:[a-z]+ing)\b", obj) and base not in _WORDED_SLOTS
     ):
         return False
     words = [w.strip(".,;:!?\"'()").lower() for w in obj.split()]
@@ -220,4 +219,4 @@ def names_a_value(obj: str, predicate: str) -> bool:
         return False
     if re.search(r"[A-Z0-9@£$€]", obj) or category_of(obj, specific=True) is not None:
         return True
-    return predicate.split(":", 1)[0] in _WORDED_SLOTS
+    return base in _WORDED_SLOTS

@@ -47,6 +47,7 @@ from adk_memory.extraction.cues.subjects import (
 )
 from adk_memory.extraction.cues.tense import (
     COUNT,
+    MONTHS,
     Cues,
     begins_lasting,
     cues,
@@ -64,6 +65,7 @@ from adk_memory.extraction.cues.words import content_words, negates, split_items
 __all__ = [
     "COUNT",
     "KIN_WITHOUT_MY",
+    "MONTHS",
     "RELATION_NOUNS",
     "THIRD_PERSON",
     "Cues",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
-from adk_memory.extraction.cues.tense import IRREGULAR, IRREGULAR_PAST
+from adk_memory.extraction.cues.tense import IRREGULAR, IRREGULAR_PAST, MONTHS
 from adk_memory.extraction.cues.words import content_words, singular
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import GENERIC_VALUES, HEAD_ATTRIBUTE
@@ -60,8 +60,7 @@ _MARKERS = (
     r"guess what|btw|fyi|by the way|in other news|on another note|long story short|"
     r"to be honest|believe it or not|[a-z]+ly|yesterday|today|last (?:week|month|year|night)|"
     r"(?:over|at) the weekend|this (?:morning|week|weekend)|"
-    r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)|"
+    rf"in (?:{MONTHS})|"
     # What a change came after: "since the reorg my teammate Kofi reports to Hamish",
     # "Because of Mum's health I've moved back", "because of his knee, Tom quit".
     r"(?:since|after|following|as of|thanks to|because of|due to) "

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.sentences import split_sentences
 
+#: The months, as a regular-expression alternation.
+MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
 #: A statement bounded to a passing moment: it says nothing about the lasting value.
 _TEMPORARY = LazyPattern(
     r"\b(?:this (?:morning|afternoon|evening|week|weekend|saturday|sunday|monday|tuesday|"
@@ -44,9 +46,9 @@ _TEMPORARY = LazyPattern(
     r"(?:in|at) (?:a|an) (?:hotel|airbnb|b&b|travelodge|hostel)|(?:detox|trial) (?:week|month)|"
     # Until a day or a season ahead, or until something happens: "till March", "until the
     # sale goes through", "till they hire someone"; not a past one ("until last year").
-    r"(?:until|till|til) (?!(?:now|recently|then|last|(?:19|20)\d\d)\b)(?:january|february|march|"
-    r"april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|"
-    r"winter|christmas|easter|the end|the new|further notice|the \d{1,2}(?:st|nd|rd|th)\b|"
+    r"(?:until|till|til) (?!(?:now|recently|then|last|(?:19|20)\d\d)\b)"
+    rf"(?:{MONTHS}|spring|summer|autumn|fall|winter|christmas|"
+    r"easter|the end|the new|further notice|the \d{1,2}(?:st|nd|rd|th)\b|"
     r"the \w+ (?:starts|finishes|ends|wraps|"
     r"arrives|comes|goes|is|are|gets)|the (?:sale|project|contract|baby|move|keys))|"
     # A car or a job lent for a while: "a hire Corsa", "on secondment at HSBC".
@@ -136,8 +138,7 @@ _HYPOTHETICAL = LazyPattern(
 #: express route my commute is down to 30 minutes").
 _SCOPED = LazyPattern(
     r"^\W*(?:for|in|on|at|during|when|with(?! (?:the|my|our) new\b)|outside|besides|apart from)\b"
-    r"(?!\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|(?:19|20)\d\d)\b)"
+    rf"(?!\s+(?:{MONTHS}|(?:19|20)\d\d)\b)"
     r"[^,]*?\b(?:i|i'm|i've|we|we're|we've|it's|my|our)\b"
     # A request within a purpose: "For anything job-related please use my work address".
     r"|^\W*for\b[^,]*?\bplease\b",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from adk_memory.extraction.cues import (
+    MONTHS,
     RELATION_NOUNS,
     begins_lasting,
     content_words,
@@ -40,8 +41,7 @@ from adk_memory.retrieval.ordering.stand_in import (
 #: autumn".
 _FUTURE = re.compile(
     r"\b(?:(?:in|come|this|by|after|from|next)\s+(?:the\s+)?(?:spring|summer|autumn|fall|winter|"
-    r"new year)|from next|next year|come (?:january|february|march|april|may|june|july|august|"
-    r"september|october|november|december))\b",
+    rf"new year)|from next|next year|come (?:{MONTHS}))\b",
     re.IGNORECASE,
 )
 
