@@ -121,6 +121,11 @@ async def _later(
         ("My rent is £1,200 a month.", "Landlord put the rent up to £1,350."),
         ("My phone is an iPhone 15.", "Switched my phone to a Pixel 8."),
         ("I drink oat lattes.", "Switched my morning coffee to decaf."),
+        ("I ride a Vespa.", "I ride a Honda CB500 now."),
+        ("I work at the Manchester branch.", "I work at the Leeds branch now."),
+        ("I use Chrome at work.", "I use Firefox at work now."),
+        # The noun of what is ridden ends the one ridden, whatever it was called.
+        ("I ride a Honda CBR to work.", "Swapped the motorbike for an electric scooter, a Vespa."),
         ("I drive a VW Golf.", "Traded in my old car for a Kia Niro."),
         ("My email is sam@gmail.com.", "Changed my email address to sam@outlook.com."),
         ("I live in Leeds.", "Moved to Bristol, my hometown."),
@@ -842,6 +847,22 @@ async def test_longer_lists_keep_their_other_items(
         ("My manager is Sarah.", "My manager is Tom now, he's covering this month."),
         ("My phone is an iPhone 15.", "I use a Pixel now, the iPhone is being fixed."),
         ("I work at Deloitte.", "I work at Airbus now, seconded there for a year."),
+        # The speaker's own stay in a named place, bounded: what they use there stands in.
+        (
+            "My gym is PureGym Camden.",
+            "My gym is Anytime Fitness now, I'm in Leeds for work till March",
+        ),
+        # What is ridden is no car; an office or a team moved is where, not whom for; what a
+        # place serves is not the speaker's.
+        ("I drive a VW Golf.", "I ride a Brompton to work now"),
+        ("I ride a Brompton to work.", "Sold my old car, getting a Kia Niro next week."),
+        ("I drive a VW Golf.", "I'm riding an e-bike now"),
+        ("I work at Deloitte.", "my company moved our whole team to the Birmingham office"),
+        ("I work at Deloitte.", "I work at the Leeds branch now."),
+        ("My usual is a flat white.", "switched the office coffee to decaf"),
+        # A value for work or study beside the speaker's own.
+        ("My laptop is a MacBook Air.", "I use a ThinkPad at work now."),
+        ("I drink flat whites.", "I drink green tea at work now."),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(
@@ -1252,6 +1273,38 @@ async def test_a_change_said_of_someone_else_displaces_nothing(
         "What's my dog called?",
     )
     assert (await engine.get(first)).status is Status.ACTIVE
+    assert first in [m.record.id for m in ranked[:2]]
+
+
+@pytest.mark.parametrize(
+    ("state", "later", "probe"),
+    [
+        # What a review or a show is about is not the speaker's.
+        (
+            "I drive a VW Golf.",
+            "Saw a review of the new Kia EV9 on YouTube, now I'm obsessed.",
+            "What car do I drive?",
+        ),
+        # A change of feeling changes no state.
+        (
+            "I drive a VW Golf.",
+            "Went to the Kia dealership on Saturday, now I'm hooked.",
+            "What car do I drive?",
+        ),
+        (
+            "I support Arsenal.",
+            "Went to a Wrexham game with my cousin, now I'm obsessed with them.",
+            "Which football team do I support?",
+        ),
+    ],
+)
+async def test_something_seen_or_a_new_feeling_displaces_nothing(
+    engine: MemoryEngine, clock: FixedClock, state: str, later: str, probe: str
+) -> None:
+    ranked, first, _ = await _later(engine, clock, state, later, probe, days=30)
+    assert (await engine.get(first)).status is Status.ACTIVE
+    [kept] = [m for m in ranked if m.record.id == first]
+    assert kept.latest is not False
     assert first in [m.record.id for m in ranked[:2]]
 
 

@@ -230,6 +230,17 @@ _WHERE_IT_IS = re.compile(
 )
 
 
+#: The speaker staying in a named place: "I'm in Leeds for work", "we're staying at the
+#: Hilton"; with a bound ahead, what they use there stands in ("My gym is Anytime Fitness
+#: now, I'm in Leeds for work till March").
+_STAYING_IN_A_PLACE = re.compile(
+    r"^\W*(?:(?:but|and|so|though)\s+)?(?:i'm|i am|we're|we are|i'll be|we'll be)\s+"
+    r"(?:(?:only|just|still|currently|temporarily|staying|based|working|living|up|down|over|"
+    r"out)\s+)*(?:in|at)\s+(?:the\s+)?(?-i:[A-Z])",
+    re.IGNORECASE,
+)
+
+
 #: A named thing as a sentence's subject: "Golf's in the body shop", "The iPhone is with
 #: Apple".
 _A_NAMED_THING = re.compile(r"^\W*(?:(?:the|my)\s+)?(?-i:[A-Z])[\w-]*(?:'s|\s+is)\b", re.I)
@@ -304,10 +315,11 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
     - in the same sentence, tells a stand-in ("…, he's covering this month"), names the value
       or its thing ("…, my usual boss is off sick"), points back with a bound ahead ("…, we
       were told it's only till the house is finished"), tells the speaker's own stay with one
-      ("…, I'm only here till the project wraps"), or has no person as its subject, so it is
-      about the value or its stand-in ("…, mine's in the shop till Friday", "…, 6 month
-      fixed-term contract"); a person's own passing moment bounds nothing ("…, I'm on holiday
-      till Monday", "…, my parents are visiting this weekend");
+      ("…, I'm only here till the project wraps", "…, I'm in Leeds for work till March"),
+      or has no person as its subject, so it is about the value or its stand-in ("…, mine's
+      in the shop till Friday", "…, 6 month fixed-term contract"); a person's own passing
+      moment bounds nothing ("…, I'm on holiday till Monday", "…, my parents are visiting
+      this weekend");
     - in the sentence after, points at the value or its thing ("Mine's in the body shop till
       next week", "It's a loaner till the Mac comes back"); not "Off to Spain next week",
       "The case is temporary until the nice one arrives"."""
@@ -341,8 +353,10 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
         # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
         # it's only till the house is finished".
         return True
-    if _BOUND_AHEAD.search(later) and _WHERE_IT_IS.search(later):
+    if _BOUND_AHEAD.search(later) and (
+        _WHERE_IT_IS.search(later) or _STAYING_IN_A_PLACE.match(later)
+    ):
         # The speaker's own stay, bounded: "…, I'm only here till the project wraps", "…,
-        # we're sharing his till ours is fixed".
+        # we're sharing his till ours is fixed", "…, I'm in Leeds for work till March".
         return True
     return not _A_PERSON_OPENS.match(later)

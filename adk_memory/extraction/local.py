@@ -48,7 +48,9 @@ from adk_memory.extraction.cues.tense import LASTS
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
+    CATEGORY_OF,
     HEAD_ATTRIBUTE,
+    RIDDEN,
     category_match,
     category_of,
     category_predicate,
@@ -56,6 +58,8 @@ from adk_memory.extraction.slots import (
     head_attribute,
     is_single_valued,
     predicate_for_category,
+    scoped_slot,
+    work_slot,
 )
 from adk_memory.extraction.values import (
     IDENTITIES,
@@ -303,13 +307,11 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^i (?:mostly |mainly |usually )?use {obj}$", "uses", True, Kind.PREFERENCE),
     (r"^i(?:'m| am) (?:now )?using (?:an? |the |my )?{obj}$", "uses", True, Kind.PREFERENCE),
     (r"^i (?:earn|make) (?:about |around |roughly )?{obj}$", "salary", True, Kind.PROFILE),
-    (r"^i (?:drive|ride) (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
-    (
-        r"^i(?:'m| am)? ?(?:now )?(?:driving|riding) (?:an? |the |my )?{obj}$",
-        "vehicle",
-        True,
-        Kind.PROFILE,
-    ),
+    (r"^i drive (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
+    (r"^i(?:'m| am)? ?(?:now )?driving (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
+    # What one rides is no car: "I ride a Brompton to work now" leaves "I drive a VW Golf".
+    (r"^i ride (?:an? |the |my )?{obj}$", RIDDEN, True, Kind.PROFILE),
+    (r"^i(?:'m| am)? ?(?:now )?riding (?:an? |the |my )?{obj}$", RIDDEN, True, Kind.PROFILE),
     (r"^i (?:now )?report (?:directly )?to {obj}$", "manager", True, Kind.PROFILE),
     (
         r"^my (?:manager|boss|line manager|team lead|supervisor) (?P<obj>(?-i:[A-Z][a-z]+))"
@@ -630,6 +632,21 @@ def _another_ones_thing(thing: str) -> bool:
     return any(w[:1].isupper() or w.lower() not in _OWN_ONES_QUALIFIERS for w in qualifiers)
 
 
+def _a_places_value(text: str, thing: str) -> bool:
+    """Whether the moved `thing` is a place's or a group's, a value word after another noun,
+    not the speaker's: "switched the office coffee to decaf" changes what the office serves;
+    not "the green tea" (a value itself) nor "my morning coffee"."""
+    whose, _, value = thing.partition(" ")
+    return (
+        whose.islower()
+        and whose not in _OWN_ONES_QUALIFIERS
+        and " " not in value
+        and category_of(value) is not None
+        and thing.lower() not in CATEGORY_OF
+        and re.search(rf"\bthe\s+{re.escape(thing)}\b", text, re.IGNORECASE) is not None
+    )
+
+
 def _a_variant_of(thing: str, value: str) -> bool:
     """Whether `value` is a kind of the very thing moved, named by its noun: "Switched my bike
     to an e-bike" changes the bike, not the car the speaker drives."""
@@ -710,6 +727,7 @@ def match_slot(
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
         if pred == "hair":
             pred = hair_aspect(obj)
+        pred = scoped_slot(work_slot(pred, obj), ASIDE_BREAK.split(sentence)[0])
         if said.additive and is_single_valued(pred) and old is None:
             # "I also work at X" adds a value beside the known one; it displaces nothing.
             return None
@@ -753,7 +771,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     thing = moved_thing(text)
     if (
         any(_ANOTHERS_POSSESSIVE.search(v) for v in old)
-        or (thing is not None and _PEOPLE.fullmatch(thing))
+        or (thing is not None and (_PEOPLE.fullmatch(thing) or _a_places_value(text, thing)))
         or _SOMEONES_THING_MOVED.search(re.split(r"\b(?:to|for|with|into)\b", text, maxsplit=1)[0])
     ):
         # "Swapped the kids' car seats to Maxi-Cosi", "Switched the kids to Spotify Kids".
@@ -811,8 +829,11 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             predicate = None if _another_ones_thing(what) else head_attribute(what, ending=True)
         elif thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
             # The speaker or the speaker's team moved is the speaker's place moved: "The
-            # company moved our team to a new office by the Isar".
+            # company moved our team to a new office by the Isar"; a team's is where they
+            # work, not whom for.
             predicate = head_attribute(text)
+            if predicate is not None and thing is not None:
+                predicate = work_slot(predicate, new, a_group_moved=True)
         else:
             # The slot whose noun the moved thing ends with: "Switched my car insurance to
             # Admiral" moves the insurance, not the car; "Moved my dentist appointment to
@@ -836,6 +857,8 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
         return None
+    if predicate is not None and new:
+        predicate = work_slot(predicate, new)
     if new and (
         hedged_value(text, new)
         or (predicate is not None and named_by_noun and not names_a_value(new, predicate))
@@ -844,7 +867,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         # "Switched my phone to dark mode" names where or how the thing is, not which it is.
         return None
     return SlotMatch(
-        predicate=predicate or "change",
+        predicate=scoped_slot(predicate, ASIDE_BREAK.split(sentence)[0]) if predicate else "change",
         object=_clean_object(new) if new else "",
         polarity=True,
         kind=Kind.PREFERENCE,

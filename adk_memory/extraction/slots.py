@@ -3,6 +3,8 @@ value at a time, how values group into categories, and how a slot reads as a sen
 
 from __future__ import annotations
 
+import re
+
 #: Predicates that hold one value at a time per subject: a new value supersedes the old.
 #: Keyed predicates ("prefers:whiskey", "favorite:color") are single-valued per key.
 SINGLE_VALUED = frozenset(
@@ -134,6 +136,49 @@ _CATEGORIES: dict[str, tuple[str, ...]] = {
 CATEGORY_OF: dict[str, str] = {
     value: category for category, values in _CATEGORIES.items() for value in values
 }
+
+#: Where the speaker works rather than whom for: an office, a branch, a site ("I work at the
+#: Leeds branch now", "they moved my whole team to the Leeds office"). Never the employer:
+#: "I work at Deloitte" holds through an office move.
+WORK_SITE = "works_at:site"
+_A_SITE = re.compile(
+    r"\b(?:office|branch|site|campus|depot|hq|headquarters|base)s?\W*$", re.IGNORECASE
+)
+
+
+def work_slot(predicate: str, value: str, *, a_group_moved: bool = False) -> str:
+    """`predicate`, or `WORK_SITE` when a place of work is an office or a site, or where the
+    speaker's team was moved."""
+    if predicate == "works_at" and (a_group_moved or _A_SITE.search(value)):
+        return WORK_SITE
+    return predicate
+
+
+#: Slots about the work itself: "at work" is where their value lives anyway ("I mostly write
+#: Java at work" is the speaker's language).
+_OF_WORK = frozenset({"works_at", "job_title", "manager", "primary_language", "salary"})
+#: A trailing context of work or study: "I use a ThinkPad at work now", "for uni".
+_AT_WORK = re.compile(
+    r"\b(?:at|for)\s+(?:work|the office|my job|uni|university|school|college)\b", re.IGNORECASE
+)
+
+
+#: What keys a slot to a context (`scoped_slot`): "laptop@work".
+SCOPE_MARK = "@"
+
+
+def scoped_slot(predicate: str, clause: str) -> str:
+    """`predicate` keyed by a context of work or study the clause names, for a thing the
+    speaker may have one of there and another elsewhere: "I use a ThinkPad at work now" is a
+    laptop at work ("laptop@work"), which leaves "My laptop is a MacBook Air"."""
+    if predicate in _OF_WORK or not is_single_valued(predicate) or not _AT_WORK.search(clause):
+        return predicate
+    return f"{predicate}{SCOPE_MARK}work"
+
+
+#: The slot of what the speaker says they ride ("I ride a Brompton", "I'm riding a Honda
+#: motorbike now"): never the car they drive.
+RIDDEN = "vehicle:ridden"
 
 #: The head noun of "my <head> is <value>" and the slot it names. Person nouns ("my sister")
 #: are subjects, not attributes, and are absent on purpose.
@@ -346,13 +391,14 @@ def category_predicate(new_value: str, old_value: str) -> str:
 
 
 def is_single_valued(predicate: str) -> bool:
+    predicate = predicate.split(SCOPE_MARK, 1)[0]
     return predicate in SINGLE_VALUED or predicate.split(":", 1)[0] in SINGLE_VALUED
 
 
 def phrase_for(predicate: str, polarity: bool) -> str:
     """The verb phrase of a slot, e.g. `lives_in` → "lives in", `prefers:whiskey` →
     "takes whiskey"."""
-    base, _, key = predicate.partition(":")
+    base, _, key = predicate.split(SCOPE_MARK, 1)[0].partition(":")
     if base == "prefers":
         return f"takes {key}" if polarity else f"no longer takes {key}"
     if base == "care":

@@ -138,12 +138,14 @@ def _ends_the_one_before(fact: Fact, record: MemoryRecord) -> bool:
         # A value ("the Golf") is matched by name; only a bare slot noun names any value.
         return False
     kind = head_attribute(gone, ending=True) or ""
-    if kind.split(":", 1)[0] != fact.predicate.split(":", 1)[0] or (
-        ":" in kind and not _RIDES.search(_body(record))
-    ):
+    if kind.split(":", 1)[0] != fact.predicate.split(":", 1)[0]:
+        return False
+    ridden = ":" in record.predicate or bool(_RIDES.search(_body(record)))
+    if (":" in kind) != ridden:
         # A noun of one kind of the slot's values is no name for its one thing: "Traded my
-        # scooter in for a Vespa" and "Sold my old bike" leave the car the speaker drives;
-        # "Swapped the motorbike for an electric scooter" ends the Honda they ride.
+        # scooter in for a Vespa" and "Sold my old bike" leave the car the speaker drives,
+        # "Sold my old car" the Brompton they ride; "Swapped the motorbike for an electric
+        # scooter" ends the Honda they ride.
         return False
     body = strip_speaker(fact.text)
     named = {m.group(0).lower() for m in _STATES_A_VALUE.finditer(body)}
@@ -291,7 +293,7 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         return Decision.REPLACE
     if (
         fact.replaces
-        and fact.predicate == record.predicate
+        and fact.predicate.split(":", 1)[0] == record.predicate.split(":", 1)[0]
         and is_single_valued(fact.predicate)
         and record.polarity
         and _ends_the_one_before(fact, record)

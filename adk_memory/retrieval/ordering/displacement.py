@@ -6,6 +6,7 @@ The strongest evidence: "Sold the Vespa" after "I ride a Vespa", "We're in Munic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from adk_memory.extraction.cues import (
@@ -66,16 +67,30 @@ def displaces(
     return n if ends(new_text, old_text) else None
 
 
+#: A change of how the speaker feels, said without a value: "now I'm obsessed", "I'm hooked
+#: now". It changes no state of theirs: "Saw a review of the new Kia EV9, now I'm obsessed"
+#: leaves the Golf they drive.
+_ONLY_A_FEELING = re.compile(
+    r"^\W*(?:(?:and|so|now|honestly|tbh)\W+)*(?:now\s+)?(?:i'm|i am|we're|we are)\s+(?:now\s+)?"
+    r"(?:(?:so|totally|completely|properly|kind of|kinda|a bit|well|fully|absolutely)\s+)?"
+    r"(?:obsessed|hooked|addicted|smitten|in love|sold|desperate|gutted|tempted|keen|excited)"
+    r"(?:\s+(?:with|on|for|about)\s+(?:it|them|him|her|that|this))?(?:\s+now)?\W*(?:lol|haha)?\W*$",
+    re.IGNORECASE,
+)
+
+
 def _changes_of(reading: Reading, n: int, o: int) -> bool:
     """Whether a clause of the later statement that says a change is about whom the earlier
     state is about: "…a picture book about a dog called Clifford, now she wants a giant red
-    one" says the niece's news, not a change of "my dog's called Rolo"."""
+    one" says the niece's news, not a change of "my dog's called Rolo"; and is more than a
+    change of feeling ("…, now I'm obsessed")."""
     clauses = split_conjoined(reading.bodies[n])
     if len(clauses) < 2:
         return True
     old = reading.bodies[o]
     return any(
         lasting_change(clause)
+        and not _ONLY_A_FEELING.match(clause)
         and (same_person(clause, old, aliases=reading.aliases) or _moves_its_thing(clause, old))
         for clause in clauses
     )

@@ -177,12 +177,14 @@ _FORMER = re.compile(
 )
 
 
-#: What a work tells of: "a picture book about a dog called Clifford", "a film set in Lisbon".
+#: What a work tells of: "a picture book about a dog called Clifford", "a film set in Lisbon",
+#: "a review of the new Kia EV9".
 _MEDIA_CONTENT = re.compile(
     r"\b(?P<medium>(?:picture |story |comic |audio)?books?|novels?|films?|movies?|shows?|series|"
     r"cartoons?|songs?|stor(?:y|ies)|games?|articles?|videos?|podcasts?|documentar(?:y|ies)|"
-    r"episodes?|plays?|musicals?)\s+(?P<content>(?:about|called|named|titled|set in|featuring|"
-    r"where|in which)\b[^,.;!?]*)",
+    r"episodes?|plays?|musicals?|reviews?|ads?|adverts?|trailers?|unboxings?|posts?|threads?|"
+    r"reels?|interviews?)\s+(?P<content>(?:about|called|named|titled|set in|featuring|where|"
+    r"in which|of|for)\b[^,.;!?]*)",
     re.IGNORECASE,
 )
 
