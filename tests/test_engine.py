@@ -124,6 +124,14 @@ async def _later(
         ("I ride a Vespa.", "I ride a Honda CB500 now."),
         ("I work at the Manchester branch.", "I work at the Leeds branch now."),
         ("I use Chrome at work.", "I use Firefox at work now."),
+        ("I drink tea at work.", "I drink coffee at work now, tea's rubbish here"),
+        # A name that ends in a site's word is an employer; work said as why is no context.
+        ("I work at Deloitte.", "I work at Home Depot now"),
+        ("I drive a VW Golf.", "I drive a Tesla now since we get free charging at work"),
+        (
+            "I work at Deloitte.",
+            "I work at KPMG now, I'm in the Audit team till next year at least",
+        ),
         # The noun of what is ridden ends the one ridden, whatever it was called.
         ("I ride a Honda CBR to work.", "Swapped the motorbike for an electric scooter, a Vespa."),
         ("I drive a VW Golf.", "Traded in my old car for a Kia Niro."),
@@ -863,6 +871,19 @@ async def test_longer_lists_keep_their_other_items(
         # A value for work or study beside the speaker's own.
         ("My laptop is a MacBook Air.", "I use a ThinkPad at work now."),
         ("I drink flat whites.", "I drink green tea at work now."),
+        (
+            "My personal phone is a Pixel 8.",
+            "work gave me a galaxy s23, so now i've got 2 phones lol",
+        ),
+        # A thing's noun ends only the one of its own slot and kind.
+        ("I use Spotify.", "swapped my phone for a Pixel 8"),
+        ("My phone is an iPhone 14.", "swapped my work phone for a Samsung"),
+        ("My bike is a Trek.", "swapped the motorbike for a Ducati Monster"),
+        ("My motorbike is a Honda CBR.", "swapped my road bike for a Canyon"),
+        # Where or with whom the speaker rides, or a bike that is not theirs.
+        ("I ride a Brompton.", "I ride with the Saturday club in Richmond now"),
+        ("I ride a Trek.", "I'm riding an exercise bike at physio for my knee"),
+        ("I use a ThinkPad at work.", "I use a MacBook Pro at home now"),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(
@@ -1294,6 +1315,11 @@ async def test_a_change_said_of_someone_else_displaces_nothing(
         (
             "I support Arsenal.",
             "Went to a Wrexham game with my cousin, now I'm obsessed with them.",
+            "Which football team do I support?",
+        ),
+        (
+            "I support Arsenal.",
+            "Binged the Welcome to Wrexham series, honestly I'm a Wrexham fan now lol.",
             "Which football team do I support?",
         ),
     ],

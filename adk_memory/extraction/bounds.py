@@ -234,10 +234,16 @@ _WHERE_IT_IS = re.compile(
 #: Hilton"; with a bound ahead, what they use there stands in ("My gym is Anytime Fitness
 #: now, I'm in Leeds for work till March").
 _STAYING_IN_A_PLACE = re.compile(
-    r"^\W*(?:(?:but|and|so|though)\s+)?(?:i'm|i am|we're|we are|i'll be|we'll be)\s+"
-    r"(?:(?:only|just|still|currently|temporarily|staying|based|working|living|up|down|over|"
-    r"out)\s+)*(?:in|at)\s+(?:the\s+)?(?-i:[A-Z])",
+    r"^\W*(?:(?:but|and|so|though)\s+)?(?:i'm|i am|we're|we are)\s+"
+    r"(?:[\w']+\s+){0,3}?(?:in|at|from)\s+(?:the\s+)?(?-i:[A-Z])[\w'-]*+"
+    # A group is no place: "I'm in the Audit team till next year".
+    r"(?!\s+(?:team|department|group|squad|unit|class|division)\b)",
     re.IGNORECASE,
+)
+#: How long such a stay lasts, from now: "till March", "for the next 3 months"; not when it
+#: begins ("I'm in Barcelona next week").
+_STAY_BOUND = re.compile(
+    r"\b(?:till|until|til|for now|for the (?:next|rest of|time being|moment))\b", re.I
 )
 
 
@@ -353,8 +359,8 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
         # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
         # it's only till the house is finished".
         return True
-    if _BOUND_AHEAD.search(later) and (
-        _WHERE_IT_IS.search(later) or _STAYING_IN_A_PLACE.match(later)
+    if (_BOUND_AHEAD.search(later) and _WHERE_IT_IS.search(later)) or (
+        _STAY_BOUND.search(later) and _STAYING_IN_A_PLACE.match(later)
     ):
         # The speaker's own stay, bounded: "…, I'm only here till the project wraps", "…,
         # we're sharing his till ours is fixed", "…, I'm in Leeds for work till March".

@@ -110,6 +110,13 @@ _NAME_OBJ = r"(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
 
 # (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
 # sentence with leading filler removed, in order; the first match wins.
+#: What is ridden as the speaker's own, not a place, a companion, a bus or the gym's bike.
+_RIDDEN_THING = (
+    r"(?!(?:with|to|for|in|on|at|around|into|through|along|every|each|daily|most|loads|a lot|"
+    r"home|back|out|off|up|down|over|\d+)\b)"
+    r"(?![^,.;]*\b(?:bus|buses|train|tube|tram|metro|subway|peloton|exercise bike|spin bike|"
+    r"desk|at the gym|at physio|at the park|lift|elevator|escalator|rollercoaster|horse)\b)"
+)
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^my name is {obj}$", "name", True, Kind.PROFILE),
     (r"^(?:my )?name's {obj}$", "name", True, Kind.PROFILE),
@@ -310,8 +317,14 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^i drive (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
     (r"^i(?:'m| am)? ?(?:now )?driving (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
     # What one rides is no car: "I ride a Brompton to work now" leaves "I drive a VW Golf".
-    (r"^i ride (?:an? |the |my )?{obj}$", RIDDEN, True, Kind.PROFILE),
-    (r"^i(?:'m| am)? ?(?:now )?riding (?:an? |the |my )?{obj}$", RIDDEN, True, Kind.PROFILE),
+    # A thing, not where or with whom ("I ride with the Saturday club", "I ride to work").
+    (r"^i ride (?:an? |the |my )?" + _RIDDEN_THING + "{obj}$", RIDDEN, True, Kind.PROFILE),
+    (
+        r"^i(?:'m| am)? ?(?:now )?riding (?:an? |the |my )?" + _RIDDEN_THING + "{obj}$",
+        RIDDEN,
+        True,
+        Kind.PROFILE,
+    ),
     (r"^i (?:now )?report (?:directly )?to {obj}$", "manager", True, Kind.PROFILE),
     (
         r"^my (?:manager|boss|line manager|team lead|supervisor) (?P<obj>(?-i:[A-Z][a-z]+))"
@@ -571,7 +584,7 @@ _PEOPLE = re.compile(
 #: space rent").
 _OWN_ONES_QUALIFIERS = frozenset(
     "current main usual monthly weekly annual yearly daily new old own personal primary "
-    "regular home everyday normal".split()
+    "regular home everyday normal morning afternoon evening weekday weekend nightly".split()
 )
 #: A plan or a tier of the same thing, not another one: "Upgraded my phone to the 5G plan",
 #: "the family plan"; not another provider's ("a virgin package").

@@ -141,9 +141,8 @@ CATEGORY_OF: dict[str, str] = {
 #: Leeds branch now", "they moved my whole team to the Leeds office"). Never the employer:
 #: "I work at Deloitte" holds through an office move.
 WORK_SITE = "works_at:site"
-_A_SITE = re.compile(
-    r"\b(?:office|branch|site|campus|depot|hq|headquarters|base)s?\W*$", re.IGNORECASE
-)
+#: Lower case: a capital makes it part of a name ("Home Depot", "the Met Office").
+_A_SITE = re.compile(r"\b(?:office|branch|site|campus|depot|HQ|headquarters|base)s?\W*$")
 
 
 def work_slot(predicate: str, value: str, *, a_group_moved: bool = False) -> str:
@@ -167,11 +166,22 @@ _AT_WORK = re.compile(
 SCOPE_MARK = "@"
 
 
+#: Where a clause goes on to why or when: "I drive a Tesla now since we get free charging at
+#: work", "My laptop is a ThinkPad now that I'm back at uni".
+_GOES_ON = re.compile(
+    r"\b(?:since|because|cos|as|that|so|after|when|while|but|and|though|although|which|"
+    r"who|where|until|till)\b",
+    re.IGNORECASE,
+)
+
+
 def scoped_slot(predicate: str, clause: str) -> str:
     """`predicate` keyed by a context of work or study the clause names, for a thing the
     speaker may have one of there and another elsewhere: "I use a ThinkPad at work now" is a
-    laptop at work ("laptop@work"), which leaves "My laptop is a MacBook Air"."""
-    if predicate in _OF_WORK or not is_single_valued(predicate) or not _AT_WORK.search(clause):
+    laptop at work ("laptop@work"), which leaves "My laptop is a MacBook Air"; not a context
+    of why or when ("I drive a Tesla now since we get free charging at work")."""
+    said = _GOES_ON.split(clause, maxsplit=1)[0]
+    if predicate in _OF_WORK or not is_single_valued(predicate) or not _AT_WORK.search(said):
         return predicate
     return f"{predicate}{SCOPE_MARK}work"
 

@@ -39,10 +39,12 @@ from adk_memory.extraction.cues import (
 )
 from adk_memory.extraction.local import normalize_value
 from adk_memory.extraction.slots import (
+    RIDDEN,
     category_of,
     head_attribute,
     is_single_valued,
     predicate_for_category,
+    scoped_slot,
 )
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 
@@ -140,12 +142,15 @@ def _ends_the_one_before(fact: Fact, record: MemoryRecord) -> bool:
     kind = head_attribute(gone, ending=True) or ""
     if kind.split(":", 1)[0] != fact.predicate.split(":", 1)[0]:
         return False
-    ridden = ":" in record.predicate or bool(_RIDES.search(_body(record)))
-    if (":" in kind) != ridden:
+    ridden = record.predicate == RIDDEN or bool(_RIDES.search(_body(record)))
+    if ":" in kind and not (kind.startswith("vehicle:") and ridden):
         # A noun of one kind of the slot's values is no name for its one thing: "Traded my
         # scooter in for a Vespa" and "Sold my old bike" leave the car the speaker drives,
-        # "Sold my old car" the Brompton they ride; "Swapped the motorbike for an electric
-        # scooter" ends the Honda they ride.
+        # "swapped my work phone for a Samsung" the speaker's own phone; "Swapped the
+        # motorbike for an electric scooter" ends the Honda they ride.
+        return False
+    if ridden and kind == "vehicle":
+        # "Sold my old car" leaves the Brompton they ride.
         return False
     body = strip_speaker(fact.text)
     named = {m.group(0).lower() for m in _STATES_A_VALUE.finditer(body)}
@@ -293,7 +298,11 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         return Decision.REPLACE
     if (
         fact.replaces
-        and fact.predicate.split(":", 1)[0] == record.predicate.split(":", 1)[0]
+        and (
+            fact.predicate == record.predicate
+            # What the speaker rides ends by its noun ("Swapped the motorbike for…").
+            or (record.predicate == RIDDEN and fact.predicate.split(":", 1)[0] == "vehicle")
+        )
         and is_single_valued(fact.predicate)
         and record.polarity
         and _ends_the_one_before(fact, record)
@@ -306,7 +315,7 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
             fact.polarity
             and new_obj
             and is_single_valued(fact.predicate)
-            and _category(record) == fact.predicate
+            and scoped_slot(_category(record) or "", _body(record)) == fact.predicate
             and record.polarity
         ):
             # "Switched to decaf" (drink) over "I drink four espressos a day" (drink).
@@ -346,7 +355,7 @@ def _displaces_episode(fact: Fact, record: MemoryRecord) -> Decision | None:
         fact.polarity
         and fact.object
         and is_single_valued(fact.predicate)
-        and _attribute(record) == fact.predicate
+        and scoped_slot(_attribute(record) or "", body) == fact.predicate
         and not _names(fact.object, body)
     ):
         return Decision.REPLACE

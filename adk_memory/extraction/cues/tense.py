@@ -161,11 +161,15 @@ _DEGREE_BEFORE_TOO = (
 #: and "second-hand" add nothing, and "second" adds only as "a second" ("a second job";
 #: "my second year" is a rank).
 #: Having several at once: "so I've got both now", "I use both", "I'm carrying two phones
-#: now". Not a value said of both ("-3.25 in both now"), and not a count said again, which
-#: changed ("We have three kids now" after "I have two kids").
+#: now", "so now i've got 2 phones". Not a value said of both ("-3.25 in both now"), and not
+#: a count of people or pets said again, which changed ("We have three kids now" after "I
+#: have two kids").
 _SEVERAL = (
     r"\b(?:have|has|got|use|keep|kept|own) both(?= now\b| of them\b|\s*[.!?,]|\s*$)"
     r"|\bcarrying (?:both|two|three|2|3)\b"
+    r"|\b(?:have|has|got|own|use|using|juggling)\s+(?:two|three|2|3)\s+(?:[a-z]+\s+)?"
+    r"(?:phones|mobiles|laptops|computers|tablets|watches|cars|bikes|jobs|emails|email addresses|"
+    r"numbers|sims|accounts|gyms)\b"
 )
 _HOLDS_SEVERAL = LazyPattern(_SEVERAL, re.IGNORECASE)
 _ADDITIVE = LazyPattern(

@@ -67,14 +67,14 @@ def displaces(
     return n if ends(new_text, old_text) else None
 
 
-#: A change of how the speaker feels, said without a value: "now I'm obsessed", "I'm hooked
-#: now". It changes no state of theirs: "Saw a review of the new Kia EV9, now I'm obsessed"
-#: leaves the Golf they drive.
-_ONLY_A_FEELING = re.compile(
-    r"^\W*(?:(?:and|so|now|honestly|tbh)\W+)*(?:now\s+)?(?:i'm|i am|we're|we are)\s+(?:now\s+)?"
-    r"(?:(?:so|totally|completely|properly|kind of|kinda|a bit|well|fully|absolutely)\s+)?"
-    r"(?:obsessed|hooked|addicted|smitten|in love|sold|desperate|gutted|tempted|keen|excited)"
-    r"(?:\s+(?:with|on|for|about)\s+(?:it|them|him|her|that|this))?(?:\s+now)?\W*(?:lol|haha)?\W*$",
+#: A change of how the speaker feels: "now I'm obsessed", "I'm hooked now", "honestly I'm a
+#: Wrexham fan now". A new liking adds to what the speaker likes and changes no state of
+#: theirs: "Saw the new Kia EV9, now I'm obsessed" leaves the Golf they drive, "Binged Welcome
+#: to Wrexham, I'm a Wrexham fan now" the team they support.
+_A_NEW_FEELING = re.compile(
+    r"\b(?:i'm|i am|we're|we are)\s+(?:now\s+)?(?:(?:so|totally|completely|properly|kind of|"
+    r"kinda|a bit|fully|absolutely|officially)\s+)?(?:(?:a|an|such a)\s+(?:(?:huge|big|massive|"
+    r"proper|total|new)\s+)?(?:[\w'-]+\s+)?fan\b|(?:obsessed|hooked|addicted|smitten|in love)\b)",
     re.IGNORECASE,
 )
 
@@ -83,14 +83,14 @@ def _changes_of(reading: Reading, n: int, o: int) -> bool:
     """Whether a clause of the later statement that says a change is about whom the earlier
     state is about: "…a picture book about a dog called Clifford, now she wants a giant red
     one" says the niece's news, not a change of "my dog's called Rolo"; and is more than a
-    change of feeling ("…, now I'm obsessed")."""
+    new feeling (`_A_NEW_FEELING`)."""
     clauses = split_conjoined(reading.bodies[n])
     if len(clauses) < 2:
-        return True
+        return _A_NEW_FEELING.search(reading.bodies[n]) is None
     old = reading.bodies[o]
     return any(
         lasting_change(clause)
-        and not _ONLY_A_FEELING.match(clause)
+        and _A_NEW_FEELING.search(clause) is None
         and (same_person(clause, old, aliases=reading.aliases) or _moves_its_thing(clause, old))
         for clause in clauses
     )
