@@ -12,7 +12,13 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from adk_memory.extraction.cues import KIN_WITHOUT_MY, RELATION_NOUNS, content_words, cues
+from adk_memory.extraction.cues import (
+    KIN_WITHOUT_MY,
+    RELATION_NOUNS,
+    TITLES,
+    content_words,
+    cues,
+)
 from adk_memory.extraction.cues.tense import IRREGULAR, LASTS, MONTHS
 from adk_memory.extraction.slots import category_of, head_attribute, predicate_for_category
 from adk_memory.extraction.values import PEOPLE_SLOTS
@@ -252,10 +258,6 @@ _STAY_BOUND = re.compile(
 _A_NAMED_THING = re.compile(r"^\W*(?:(?:the|my)\s+)?(?-i:[A-Z])[\w-]*(?:'s|\s+is)\b", re.I)
 
 
-#: Titles that name no one in particular ("Dr Shah" and "Dr Okafor" share no one).
-_TITLES = frozenset("dr mr mrs ms miss prof sir".split())
-
-
 def _points_at(later: str, value: str, predicate: str) -> bool:
     """Whether a sentence after a slot's value points at the value or its slot's thing:
     "Mine's in the body shop till next week", "It's on loan", "The car's at the garage"."""
@@ -277,7 +279,7 @@ def _names_its_thing(later: str, value: str, predicate: str) -> bool:
     # "my car's in the garage": the thing's noun read without the "'s".
     plain = re.sub(r"'s\b", " is", later)
     return bool(
-        (content_words(value) - _TITLES) & content_words(later)
+        (content_words(value) - set(TITLES)) & content_words(later)
         or any(head_attribute(word) == predicate for word in plain.split())
         or predicate_for_category(category_of(plain)) == predicate
     )

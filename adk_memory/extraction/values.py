@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from adk_memory.extraction.cues import TITLE, TITLES
 from adk_memory.extraction.slots import category_of, predicate_for_category
 
 #: Capitalised words that say what someone is, not what they are called: nationalities,
@@ -126,8 +127,6 @@ _SPOKEN_LANGUAGES = frozenset(
     "japanese korean hindi urdu bengali punjabi arabic turkish greek dutch swedish russian "
     "welsh irish gaelic".split()
 )
-#: Forms of address, not job titles ("My title's Mrs now").
-_ADDRESS_FORMS = frozenset("mr mrs ms miss mx dr sir dame lady lord".split())
 _A_VERB_INSIDE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
 
 
@@ -143,7 +142,7 @@ _A_NAME_WORD = r"(?-i:[A-Z](?:[a-z]+|'[A-Z][a-z]+)(?:[A-Z][a-z]+)?(?:[-'’][A-Z
 #: Vets") and when it began; no role word, no word in capitals ("OOO", "CBT-trained"),
 #: nothing else in lower case.
 _A_PERSONS_NAME = re.compile(
-    rf"^(?:(?:dr|mr|mrs|ms|miss|mx|prof)\.?\s+)?(?!(?:{_ROLE_WORDS})\b)"
+    rf"^(?:{TITLE}\s+)?(?!(?:{_ROLE_WORDS})\b)"
     rf"{_A_NAME_WORD}(?:\s+(?!(?:{_ROLE_WORDS})\b){_A_NAME_WORD}){{0,2}}"
     r"(?:\s+(?:at|from)\s+(?:the\s+)?(?-i:[A-Z])[\w'’-]*(?:\s+[\w'’-]+){0,3})?"
     # When it began: "Grace now after the restructure", "Tom since the reorg".
@@ -180,7 +179,8 @@ def names_a_value(obj: str, predicate: str) -> bool:
     if (
         (base in PEOPLE_SLOTS and first in IDENTITIES)
         or (base == "primary_language" and first in _SPOKEN_LANGUAGES)
-        or (base == "job_title" and first in _ADDRESS_FORMS)
+        # "My title's Mrs now": a form of address, no job title.
+        or (base == "job_title" and first in TITLES)
     ):
         # What someone is ("My partner is Irish"), a spoken language, a form of address.
         return False

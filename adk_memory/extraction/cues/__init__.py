@@ -60,14 +60,25 @@ from adk_memory.extraction.cues.tense import (
     scoped,
     told_as_over,
 )
-from adk_memory.extraction.cues.words import content_words, negates, split_items, strip_speaker
+from adk_memory.extraction.cues.words import (
+    CAPITALISED_TITLE,
+    TITLE,
+    TITLES,
+    content_words,
+    negates,
+    split_items,
+    strip_speaker,
+)
 
 __all__ = [
+    "CAPITALISED_TITLE",
     "COUNT",
     "KIN_WITHOUT_MY",
     "MONTHS",
     "RELATION_NOUNS",
     "THIRD_PERSON",
+    "TITLE",
+    "TITLES",
     "Cues",
     "another_of_its_kind",
     "arrived",

@@ -6,7 +6,7 @@ import re
 
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.cues.tense import IRREGULAR, IRREGULAR_PAST, MONTHS
-from adk_memory.extraction.cues.words import content_words, singular
+from adk_memory.extraction.cues.words import CAPITALISED_TITLE, TITLE, content_words, singular
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import GENERIC_VALUES, HEAD_ATTRIBUTE
 
@@ -185,7 +185,7 @@ _AFTER_IS = (
     r"|[a-z]+ing\s+(?:a|an|the|to|for|at|in|on|with|from|his|her|their|back|home|now|out)\b)"
 )
 _NAME_SUBJECT = LazyPattern(
-    rf"{_LEAD_IN}(?:(?-i:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+)?(?P<name>{_NAME})"
+    rf"{_LEAD_IN}(?:(?-i:{CAPITALISED_TITLE})\s+)?(?P<name>{_NAME})"
     # A surname: "Ravi Shah left Google".
     r"(?:\s+(?-i:[A-Z][a-z]+))?"
     rf"{_MODIFIER}(?P<predicate>(?:'s|'ve|'d|'ll)?\s+(?:{_VERB}"
@@ -512,7 +512,7 @@ _RELATION_WORD = LazyPattern(rf"(?:{RELATION_NOUNS})", re.IGNORECASE)
 _NOT_NAMES = ("hi", "hey", "hello", "thanks", "yes", "no", "ok", "okay", "dear")
 #: "my sister Priya", "my son, Ben,", "my boss is called Kenji", "Priya, my sister",
 #: "my colleague Dr Shah". "My mum is French" names no one.
-_TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof)\.?\s+)?"
+_TITLE = rf"(?:{TITLE}\s+)?"
 _NAMED_RELATION = LazyPattern(
     rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})"
     rf"(?:'s name is\s+|\s+(?:is called|is named|called|named)\s+|\s+|,\s+(?=\S+,))"

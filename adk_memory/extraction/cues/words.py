@@ -13,6 +13,15 @@ _STOP = frozenset(
 )
 
 
+#: Forms of address before a name, lower case: "Dr Okafor", "Mrs Patel", "Sir Alex". They name
+#: no one in particular ("Dr Shah" and "Dr Okafor" share no one) and are no job title.
+TITLES: tuple[str, ...] = tuple("dr mr mrs ms miss mx prof sir dame lady lord rev".split())
+#: Any of `TITLES`, a full stop allowed after it ("Dr. Hassan"), in any case.
+TITLE = rf"(?i:{'|'.join(TITLES)})\.?"
+#: Any of `TITLES` capitalised, as a name's first word: "Dr Okafor left", not "dr".
+CAPITALISED_TITLE = rf"(?:{'|'.join(t.capitalize() for t in TITLES)})\.?"
+
+
 def content_words(text: str) -> set[str]:
     """The words that identify a value, plurals folded ("the U.S. Bank accounts" →
     {"u.s", "bank"})."""
