@@ -8,7 +8,12 @@ import numpy as np
 import pytest
 
 from adk_memory.model import Kind, Scope, ScoreBreakdown, ScoredMemory
-from adk_memory.retrieval.ordering import DISPLACED_FEATURES, OrderingConfig, current_first
+from adk_memory.retrieval.ordering import (
+    DISPLACED_FEATURES,
+    RIVAL_FEATURES,
+    OrderingConfig,
+    current_first,
+)
 from adk_memory.retrieval.rival_model import RivalModel
 from tests.helpers import T0, make_record
 
@@ -775,3 +780,52 @@ def test_an_answer_the_displacement_model_finds_displaced_goes_last_unmarked() -
 )
 def test_the_displacement_model_never_reads_what_cannot_displace(later: str, query: str) -> None:
     assert _displaced_order(later, query)[1] == "My personal trainer is Dave."
+
+
+def _very_likely_order(
+    query: str, *, likelihood: float, rival_last: float | None = 0.9
+) -> list[str]:
+    """The earlier answer ranked first, a later rival second and an unrelated memory third,
+    ordered by a rival model that finds every pair it reads `likelihood` likely (the rules
+    are set to group nothing and the displacement model is off, so only the rival stage
+    moves anything)."""
+    earlier = scored("My personal trainer is Dave.", 0.9, 1)
+    later = scored("I train with Lucy now.", 0.8, 40)
+    other = scored("My shoe size is 42.", 0.3, 2)
+    vectors = np.stack([unit(1, 0, 0), unit(1, 0.3, 0), unit(0, 0, 1)])
+    config = OrderingConfig(
+        same_question_cosine=0.99,
+        answer_cosine=0.99,
+        change_cosine=1.0,
+        rival_relative=1.0,
+        related_answer_cosine=1.0,
+        new_value_relative=1.0,
+        displaced_order=None,
+        rival_last=rival_last,
+    )
+    z = float(np.log(likelihood / (1 - likelihood)))
+    model = RivalModel(features=RIVAL_FEATURES, weights=(0.0,) * len(RIVAL_FEATURES), intercept=z)
+    ordered = current_first([earlier, later, other], vectors, config, query=query, rivals=model)
+    return [m.record.text for m in ordered]
+
+
+def test_an_answer_a_later_one_very_likely_holds_instead_of_goes_last_unmarked() -> None:
+    query = "Who's my personal trainer?"
+    assert _very_likely_order(query, likelihood=0.95) == [
+        "I train with Lucy now.",
+        "My shoe size is 42.",
+        "My personal trainer is Dave.",
+    ]
+    # Likely, not very likely: the later answer only moves up, the earlier stays in sight.
+    assert _very_likely_order(query, likelihood=0.7) == [
+        "I train with Lucy now.",
+        "My personal trainer is Dave.",
+        "My shoe size is 42.",
+    ]
+    # Off, or a question with room for more than one answer: it stays in sight.
+    assert _very_likely_order(query, likelihood=0.95, rival_last=None)[1] == (
+        "My personal trainer is Dave."
+    )
+    assert _very_likely_order("Who are my personal trainers?", likelihood=0.95)[1] == (
+        "My personal trainer is Dave."
+    )

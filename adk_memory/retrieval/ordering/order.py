@@ -22,6 +22,7 @@ from adk_memory.retrieval.ordering.rivals import (
     displaced_pairs_of,
     rival_pairs_of,
     send_displaced_last,
+    send_rivals_last,
     weigh_rivals,
 )
 from adk_memory.retrieval.rival_model import RivalModel
@@ -58,9 +59,10 @@ def current_first(
     after every other memory.
 
     Then the learned weighings: a later answer likely to hold instead of an earlier one moves
-    up to just before it (`OrderingConfig.rival_order`), and an earlier answer likely
-    displaced by a later one placed before it goes after every other memory
-    (`OrderingConfig.displaced_order`)."""
+    up to just before it (`OrderingConfig.rival_order`), and the earlier goes after every
+    other memory where that is very likely and the query asks for one value
+    (`OrderingConfig.rival_last`); an earlier answer likely displaced by a later one placed
+    before it goes after every other memory (`OrderingConfig.displaced_order`)."""
     if not config.enabled:
         return list(ranked)
     placed: list[ScoredMemory | None] = [None] * len(ranked)
@@ -113,6 +115,8 @@ def current_first(
         model = rivals or rival_model.bundled()
         found = rival_pairs_of(pairs)
         ordered = weigh_rivals(ordered, found, ranked, config.rival_order, model)
+        if config.rival_last is not None:
+            ordered = send_rivals_last(ordered, found, reading, config.rival_last, model)
     if config.displaced_order is not None:
         model = displacement or rival_model.bundled(rival_model.DISPLACED_FILE)
         found = displaced_pairs_of(pairs, ordered)

@@ -2,8 +2,10 @@
 and what its verdicts do.
 
 - The rival model (`RIVAL_FEATURES`) moves a later answer it finds likely to hold instead
-  of an earlier one up to just before it (`weigh_rivals`); the rules' look-alike readings
-  stay vetoes it cannot outweigh (`PairReadings.may_be_rivals`).
+  of an earlier one up to just before it (`weigh_rivals`), and where it finds that very
+  likely and the query asks for one value, sends the earlier after every other recalled
+  memory (`send_rivals_last`); the rules' look-alike readings stay vetoes it cannot
+  outweigh (`PairReadings.may_be_rivals`).
 - The displacement model (`DISPLACED_FEATURES`, `DISPLACED_SIGNS`) reads the pairs the
   order then puts later first, those readings as features, and sends an earlier answer it
   finds likely displaced after every other recalled memory (`send_displaced_last`).
@@ -446,6 +448,32 @@ def weigh_rivals(
             order.insert(order.index(earlier), later)
     at = {m.record.id: m for m in ordered}
     return [at[i] for i in order]
+
+
+def send_rivals_last(
+    ordered: list[ScoredMemory],
+    pairs: Sequence[RivalPair],
+    reading: Reading,
+    threshold: float,
+    model: RivalModel,
+) -> list[ScoredMemory]:
+    """`ordered` with the earlier answer of each pair (`rival_pairs_of`) that the model finds
+    at least `threshold` likely to be held instead by the later one sent after every other
+    recalled memory, unmarked, where the query asks for one value and the earlier answers it;
+    never a memory the rules marked (their evidence decides it)."""
+    if not reading.asks_for_one:
+        return ordered
+    marked = {m.record.id for m in ordered if m.latest is not None}
+    gone = {
+        reading.ranked[pair.earlier].record.id
+        for pair in pairs
+        if reading.answers[pair.earlier] and model.probability(pair.features) >= threshold
+    } - marked
+    if not gone:
+        return ordered
+    return [m for m in ordered if m.record.id not in gone] + [
+        m for m in ordered if m.record.id in gone
+    ]
 
 
 def send_displaced_last(
