@@ -132,6 +132,22 @@ async def _later(
             "I work at Deloitte.",
             "I work at KPMG now, I'm in the Audit team till next year at least",
         ),
+        # A site's word in a name of what is done there; a routine or a life is no stay.
+        ("I work at Asda.", "I work at the post office now"),
+        ("I drink flat whites.", "I drink black coffee now, I'm at Pret till lunch most days"),
+        (
+            "My laptop is a MacBook Air.",
+            "My laptop is a Dell XPS now, I'm at Durham until I graduate",
+        ),
+        # What is ridden, not how the rest of the way goes.
+        (
+            "I ride a Trek.",
+            "I ride a Specialized Turbo Vado to the station now and get the train in",
+        ),
+        # Described, the one the speaker has; a thing that holds two, or a need, is no pair.
+        ("I drive a VW Touran.", "traded the family car in for a Kia Sorento"),
+        ("My phone is an iPhone 14.", "got a Pixel 8 now, it has two SIMs which is handy"),
+        ("I drink flat whites.", "I drink oat lattes at work and at home now"),
         # The noun of what is ridden ends the one ridden, whatever it was called.
         ("I ride a Honda CBR to work.", "Swapped the motorbike for an electric scooter, a Vespa."),
         ("I drive a VW Golf.", "Traded in my old car for a Kia Niro."),
@@ -884,6 +900,25 @@ async def test_longer_lists_keep_their_other_items(
         ("I ride a Brompton.", "I ride with the Saturday club in Richmond now"),
         ("I ride a Trek.", "I'm riding an exercise bike at physio for my knee"),
         ("I use a ThinkPad at work.", "I use a MacBook Pro at home now"),
+        # Ridden as a way about, a routine or someone else's, not the speaker's own.
+        ("I ride a Trek.", "I ride the Northern line every day, it's grim"),
+        ("I ride a Honda CBR.", "I ride my brother's KTM when he's away"),
+        ("I ride a Brompton.", "I ride a Lime bike home from the pub sometimes"),
+        ("I ride a Honda CBR.", "I ride my motorbike to work now, parking's a nightmare"),
+        # Another one beside the speaker's, named by what makes it so.
+        ("I drive a VW Golf.", "swapped the weekend car for a Mazda MX-5"),
+        ("I ride a Trek.", "swapped my winter bike for a Ribble"),
+        ("I drive a VW Golf.", "I now drive two cars, the Golf and a Transit for work"),
+        # A site named by its place, however the sentence ends.
+        ("I work at Tesco.", "I work at the Hatfield store now, much closer"),
+        ("I work at Deloitte.", "I work at the Leeds office now 😊"),
+        # Where the speaker is: a context of study, a stay for a span.
+        ("My laptop is a MacBook Air.", "I use a ThinkPad when I'm at uni"),
+        ("I drink flat whites.", "I drink chai now, I'm in Mumbai for the month"),
+        (
+            "My gym is PureGym.",
+            "My gym is Anytime Fitness now, I'm down in Cornwall for the summer",
+        ),
     ],
 )
 async def test_look_alike_corrections_and_old_moves_supersede_nothing(

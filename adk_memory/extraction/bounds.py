@@ -241,16 +241,25 @@ _WHERE_IT_IS = re.compile(
 #: now, I'm in Leeds for work till March").
 _STAYING_IN_A_PLACE = re.compile(
     r"^\W*(?:(?:but|and|so|though)\s+)?(?:i'm|i am|we're|we are)\s+"
-    r"(?:[\w']+\s+){0,3}?(?:in|at|from)\s+(?:the\s+)?(?-i:[A-Z])[\w'-]*+"
+    r"(?:[\w'-]+\s+){0,5}?(?:in|at|from|to)\s+(?:the\s+)?(?-i:[A-Z])[\w'-]*+"
     # A group is no place: "I'm in the Audit team till next year".
-    r"(?!\s+(?:team|department|group|squad|unit|class|division)\b)",
+    r"(?!\s+(?:team|department|group|squad|unit|class|division|contract|plan)\b)",
     re.IGNORECASE,
 )
-#: How long such a stay lasts, from now: "till March", "for the next 3 months"; not when it
-#: begins ("I'm in Barcelona next week").
+#: How long such a stay lasts, from now: "till March", "for the next 3 months", "for the
+#: summer", "this term"; not when it begins ("I'm in Barcelona next week").
 _STAY_BOUND = re.compile(
-    r"\b(?:till|until|til|for now|for the (?:next|rest of|time being|moment))\b", re.I
+    # Not a time of day: "I'm at Pret till lunch most days" is a routine.
+    r"\b(?:(?:till|until|til)(?!\s+(?:late|lunch|close|closing|midnight|about|around|\d{1,2}\b|"
+    r"\d{1,2}(?::\d\d)?\s*(?:am|pm)))|through|for now|for the (?:next|time being|moment)|"
+    r"for (?:the|a|one|two|three|four|six|a few|a couple of|\d+)\s+"
+    r"(?:weeks?|months?|term|semester|summer|winter|spring|autumn|year)|this (?:term|semester))\b",
+    re.I,
 )
+#: What the speaker uses where they are, so a stay elsewhere may bound it: a gym, a home, a
+#: drink, a diet, a GP; not what they own or do wherever they are ("My laptop is a Dell XPS
+#: now, I'm at Durham until I graduate").
+_WHERE_ONE_IS = frozenset({"gym", "lives_in", "drink", "diet", "care", "prefers"})
 
 
 #: A named thing as a sentence's subject: "Golf's in the body shop", "The iPhone is with
@@ -335,6 +344,15 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
     if same_sentence and NOT_YET_HERE.search(later) and not an_event(later):
         # Still to come: "My new flat is in Harrogate, we move in June".
         return True
+    if (
+        same_sentence
+        and predicate.split(":", 1)[0] in _WHERE_ONE_IS
+        and _STAY_BOUND.search(later)
+        and _STAYING_IN_A_PLACE.match(later)
+    ):
+        # The speaker's own stay in a place, for a span from now: "…, I'm in Leeds for work
+        # till March", "…, I'm in Mumbai for the month".
+        return True
     fixed_term = FIXED_TERM.search(later)
     if not (said.temporary or fixed_term) or _tells_how_it_came(later):
         return False
@@ -361,10 +379,8 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
         # "…, he's covering this month", "…, my usual boss is off sick", "…, we were told
         # it's only till the house is finished".
         return True
-    if (_BOUND_AHEAD.search(later) and _WHERE_IT_IS.search(later)) or (
-        _STAY_BOUND.search(later) and _STAYING_IN_A_PLACE.match(later)
-    ):
+    if _BOUND_AHEAD.search(later) and _WHERE_IT_IS.search(later):
         # The speaker's own stay, bounded: "…, I'm only here till the project wraps", "…,
-        # we're sharing his till ours is fixed", "…, I'm in Leeds for work till March".
+        # we're sharing his till ours is fixed".
         return True
     return not _A_PERSON_OPENS.match(later)

@@ -50,11 +50,14 @@ from adk_memory.extraction.sentences import mask, split_clauses, split_sentences
 from adk_memory.extraction.slots import (
     CATEGORY_OF,
     HEAD_ATTRIBUTE,
+    OWN_ONES_QUALIFIERS,
     RIDDEN,
+    SCOPE_MARK,
+    another_ones_thing,
+    before_why,
     category_match,
     category_of,
     category_predicate,
-    ending_head,
     head_attribute,
     is_single_valued,
     predicate_for_category,
@@ -110,12 +113,23 @@ _NAME_OBJ = r"(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
 
 # (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
 # sentence with leading filler removed, in order; the first match wins.
-#: What is ridden as the speaker's own, not a place, a companion, a bus or the gym's bike.
-_RIDDEN_THING = (
-    r"(?!(?:with|to|for|in|on|at|around|into|through|along|every|each|daily|most|loads|a lot|"
-    r"home|back|out|off|up|down|over|\d+)\b)"
-    r"(?![^,.;]*\b(?:bus|buses|train|tube|tram|metro|subway|peloton|exercise bike|spin bike|"
-    r"desk|at the gym|at physio|at the park|lift|elevator|escalator|rollercoaster|horse)\b)"
+#: What is ridden as the speaker's own thing: one of a kind ("a Brompton", "an e-bike", "my
+#: Vespa"), not the way ("the 73 bus", "the Northern line", "the same loop"), how ("a bit
+#: slower", "a lot more"), whose ("my brother's KTM") or a ride of a moment.
+_RIDDEN_THING = r"(?:an? |my )(?!(?:bit|lot|little|few|couple|fair bit)\b)(?![\w-]+'s?\b)"
+#: What no one owns as their way about, or rides somewhere else's or on a screen: "an Uber
+#: home", "a Lime bike", "a pony at the trekking centre", "an exercise bike at physio", "a
+#: Harley in GTA".
+#: A kind of thing one rides, said as the value: "an e-bike", "a Vespa scooter".
+_RIDDEN_KIND = re.compile(
+    r"\b(?:e-?bike|bike|bicycle|motorbike|motorcycle|scooter|moped)s?\W*$", re.IGNORECASE
+)
+_NOT_ONES_OWN_RIDE = re.compile(
+    r"\b(?:bus|buses|train|tube|tram|metro\w*|subway|line|overground|underground|uber|lyft|"
+    r"taxi|cab|lime|boris|santander|peloton|exercise bike|spin bike|wattbike|desk|horse|pony|"
+    r"mare|donkey|camel|tandem|hired?|rented|borrowed|lift|elevator|escalator|rollercoaster|"
+    r"at (?:the|a|an)|in (?:gta|mario|fortnite|the game)|on (?:shift|the track))\b",
+    re.IGNORECASE,
 )
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^my name is {obj}$", "name", True, Kind.PROFILE),
@@ -318,13 +332,8 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^i(?:'m| am)? ?(?:now )?driving (?:an? |the |my )?{obj}$", "vehicle", True, Kind.PROFILE),
     # What one rides is no car: "I ride a Brompton to work now" leaves "I drive a VW Golf".
     # A thing, not where or with whom ("I ride with the Saturday club", "I ride to work").
-    (r"^i ride (?:an? |the |my )?" + _RIDDEN_THING + "{obj}$", RIDDEN, True, Kind.PROFILE),
-    (
-        r"^i(?:'m| am)? ?(?:now )?riding (?:an? |the |my )?" + _RIDDEN_THING + "{obj}$",
-        RIDDEN,
-        True,
-        Kind.PROFILE,
-    ),
+    (r"^i ride " + _RIDDEN_THING + "{obj}$", RIDDEN, True, Kind.PROFILE),
+    (r"^i(?:'m| am)? ?(?:now )?riding " + _RIDDEN_THING + "{obj}$", RIDDEN, True, Kind.PROFILE),
     (r"^i (?:now )?report (?:directly )?to {obj}$", "manager", True, Kind.PROFILE),
     (
         r"^my (?:manager|boss|line manager|team lead|supervisor) (?P<obj>(?-i:[A-Z][a-z]+))"
@@ -578,14 +587,6 @@ _PEOPLE = re.compile(
     r"kittens?|toddlers?|bab(?:y|ies)|pets?|household)",
     re.IGNORECASE,
 )
-#: Words before a thing's noun that still say the speaker's own one ("my monthly rent", "my
-#: main phone"); any other makes it another one: a named service's ("my Netflix email"), a
-#: shared one ("the joint account"), another role's or place's ("my work email", "my parking
-#: space rent").
-_OWN_ONES_QUALIFIERS = frozenset(
-    "current main usual monthly weekly annual yearly daily new old own personal primary "
-    "regular home everyday normal morning afternoon evening weekday weekend nightly".split()
-)
 #: A plan or a tier of the same thing, not another one: "Upgraded my phone to the 5G plan",
 #: "the family plan"; not another provider's ("a virgin package").
 _A_TIER = re.compile(
@@ -633,16 +634,11 @@ def _category_of_thing(thing: str) -> str | None:
     return category_of(words[-1])
 
 
-def _another_ones_thing(thing: str) -> bool:
-    """Whether `thing`, named by a slot's noun, is another one than the speaker's own: "my
-    Netflix email", "the joint account", "my parking space rent"; not "my current account",
-    "my monthly rent"."""
-    head = ending_head(thing)
-    if head is None:
-        return False
-    words = re.sub(r"^\W*(?:(?:my|our|the|a|an)\s+)+", "", thing, flags=re.IGNORECASE).split()
-    qualifiers = words[: len(words) - len(head.split())]
-    return any(w[:1].isupper() or w.lower() not in _OWN_ONES_QUALIFIERS for w in qualifiers)
+#: A thing of the speaker's for work or study: "the work laptop", "my uni email".
+_FOR_WORK = re.compile(
+    r"^\W*(?:(?:my|our|the)\s+)?(?:work|office|company|uni|school|college)\s+[\w-]+\W*$",
+    re.IGNORECASE,
+)
 
 
 def _a_places_value(text: str, thing: str) -> bool:
@@ -652,7 +648,7 @@ def _a_places_value(text: str, thing: str) -> bool:
     whose, _, value = thing.partition(" ")
     return (
         whose.islower()
-        and whose not in _OWN_ONES_QUALIFIERS
+        and whose not in OWN_ONES_QUALIFIERS
         and " " not in value
         and category_of(value) is not None
         and thing.lower() not in CATEGORY_OF
@@ -704,6 +700,16 @@ def match_slot(
                 continue
             predicate = "name"
         obj = _clean_object(unmask(m.group("obj")))
+        if predicate == RIDDEN:
+            # What is ridden, not why or since when: "a Cube e-bike now since it beats the
+            # train", "an e-bike to work now".
+            ridden = re.split(r"\s+and\s+", before_why(obj), maxsplit=1)[0]
+            if _NOT_ONES_OWN_RIDE.search(ridden):
+                continue
+            obj = _clean_object(re.sub(r"\s+to (?:work|school|uni)\b.*$", "", ridden))
+            if re.search(r"\b(?:ride|riding) my\b", m.group(0)) and _RIDDEN_KIND.fullmatch(obj):
+                # "I ride my motorbike to work now": the one the speaker has, no new value.
+                continue
         if not obj or len(obj) > 80 or len(obj.split()) > 8 or hedged_value(sentence, obj):
             continue
         groups = m.groupdict()
@@ -827,6 +833,13 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     named_by_noun = bool(new and category and category_of(new, specific=True) is None)
     category = category or (_category_of_thing(" ".join(old)) if old else None)
     predicate = predicate_for_category(category)
+    if predicate == "vehicle" and new and _RIDDEN_KIND.search(new):
+        # "Switched to an e-bike": what is ridden, not the car.
+        predicate = RIDDEN
+    if predicate is not None and any(_FOR_WORK.match(t) for t in [*old, thing or ""]):
+        # "swapped my work laptop for a Dell", "IT moved the work laptop to a MacBook": the
+        # laptop at work.
+        predicate = scoped_slot(predicate, "at work")
     if predicate is None and new:
         passive = _PASSIVE_MOVE.match(text)
         if (
@@ -839,7 +852,7 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             # office rent got put up" the office's rent.
             # "Rent at my place went up to £1,300": the rent, not the place.
             what = re.split(r"\s+(?:at|on|in|for|of)\s+", passive.group("what"))[0]
-            predicate = None if _another_ones_thing(what) else head_attribute(what, ending=True)
+            predicate = None if another_ones_thing(what) else head_attribute(what, ending=True)
         elif thing is None or _THE_SPEAKERS_GROUP.match(thing) is not None:
             # The speaker or the speaker's team moved is the speaker's place moved: "The
             # company moved our team to a new office by the Isar"; a team's is where they
@@ -853,8 +866,12 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             # Friday" the appointment, not the dentist; "Changed my Netflix email to…" the
             # service's login, not the speaker's address; "Upgraded my phone to the 5G plan"
             # the plan, not the phone.
-            if not _another_ones_thing(thing):
+            if not another_ones_thing(thing):
                 predicate = head_attribute(thing, ending=True)
+            elif _FOR_WORK.match(thing):
+                # "IT swapped the work laptop for a MacBook Pro": the laptop at work.
+                predicate = scoped_slot(head_attribute(thing, ending=True) or "", "at work")
+                predicate = predicate if SCOPE_MARK in predicate else None
         named_by_noun = True
     if predicate is None and not old and not new and said.change and not _PROGRESSIVE.search(text):
         # "I'm an oat latte person now", "it's matcha every morning now": a specific value of

@@ -141,14 +141,22 @@ CATEGORY_OF: dict[str, str] = {
 #: Leeds branch now", "they moved my whole team to the Leeds office"). Never the employer:
 #: "I work at Deloitte" holds through an office move.
 WORK_SITE = "works_at:site"
-#: Lower case: a capital makes it part of a name ("Home Depot", "the Met Office").
-_A_SITE = re.compile(r"\b(?:office|branch|site|campus|depot|HQ|headquarters|base)s?\W*$")
+#: A site named by its place: "the Leeds branch", "our Canary Wharf office", "the Hatfield
+#: store now, much closer". The place is capitalised and the site's word in lower case, as a
+#: capital makes it part of a name ("Home Depot", "the Met Office"); named by what is done
+#: there it is an employer ("the post office", "a dental office", "the bus depot"), and so it
+#: is named by whose it is ("KPMG's Leeds office").
+_A_SITE = re.compile(
+    r"^(?:(?:the|our|my)\s+)?(?:(?-i:[A-Z])[\w&-]*\s+){1,3}"
+    r"(?:office|branch|site|campus|depot|HQ|headquarters|store|superstore|shop|warehouse|plant|"
+    r"factory|centre|center|building|location|studio)s?\b"
+)
 
 
 def work_slot(predicate: str, value: str, *, a_group_moved: bool = False) -> str:
     """`predicate`, or `WORK_SITE` when a place of work is an office or a site, or where the
     speaker's team was moved."""
-    if predicate == "works_at" and (a_group_moved or _A_SITE.search(value)):
+    if predicate == "works_at" and (a_group_moved or _A_SITE.match(value)):
         return WORK_SITE
     return predicate
 
@@ -158,7 +166,12 @@ def work_slot(predicate: str, value: str, *, a_group_moved: bool = False) -> str
 _OF_WORK = frozenset({"works_at", "job_title", "manager", "primary_language", "salary"})
 #: A trailing context of work or study: "I use a ThinkPad at work now", "for uni".
 _AT_WORK = re.compile(
-    r"\b(?:at|for)\s+(?:work|the office|my job|uni|university|school|college)\b", re.IGNORECASE
+    r"\b(?:at|for|in)\s+(?:work|the office|my job|uni|university|school|college|lectures|class|"
+    r"the library)\b"
+    # Or a thing that comes with the job: "I drive a company Passat", "my work phone".
+    r"|\b(?:a|an|my|the|our)\s+(?:company|work)\s+"
+    r"(?:car|van|phone|mobile|laptop|email|bike|(?-i:[A-Z])[\w-]*)\b",
+    re.IGNORECASE,
 )
 
 
@@ -166,13 +179,22 @@ _AT_WORK = re.compile(
 SCOPE_MARK = "@"
 
 
-#: Where a clause goes on to why or when: "I drive a Tesla now since we get free charging at
-#: work", "My laptop is a ThinkPad now that I'm back at uni".
+#: Where a clause goes on to why: "I drive a Tesla now since we get free charging at work",
+#: "My laptop is a ThinkPad now that I'm back at uni". "When" or "while" says where it holds
+#: ("I use a ThinkPad when I'm at uni").
 _GOES_ON = re.compile(
-    r"\b(?:since|because|cos|as|that|so|after|when|while|but|and|though|although|which|"
-    r"who|where|until|till)\b",
+    r"\b(?:since|because|cos|as|now that|so|after|but|though|although|instead|until|till)\b",
     re.IGNORECASE,
 )
+
+
+#: Home beside work: "I drink oat lattes at work and at home now".
+_AND_HOME = re.compile(r"\b(?:and|or|&)\s+(?:at\s+)?home\b|\bhome\s+(?:and|or|&)\b", re.I)
+
+
+def before_why(clause: str) -> str:
+    """The words of `clause` before it goes on to why or when (`_GOES_ON`)."""
+    return _GOES_ON.split(clause, maxsplit=1)[0]
 
 
 def scoped_slot(predicate: str, clause: str) -> str:
@@ -180,8 +202,15 @@ def scoped_slot(predicate: str, clause: str) -> str:
     speaker may have one of there and another elsewhere: "I use a ThinkPad at work now" is a
     laptop at work ("laptop@work"), which leaves "My laptop is a MacBook Air"; not a context
     of why or when ("I drive a Tesla now since we get free charging at work")."""
-    said = _GOES_ON.split(clause, maxsplit=1)[0]
-    if predicate in _OF_WORK or not is_single_valued(predicate) or not _AT_WORK.search(said):
+    said = before_why(clause)
+    if _AND_HOME.search(clause) or SCOPE_MARK in predicate:
+        # "at work and at home": the speaker's own everywhere.
+        return predicate
+    if (
+        predicate.split(":", 1)[0] in _OF_WORK
+        or not is_single_valued(predicate)
+        or not _AT_WORK.search(said)
+    ):
         return predicate
     return f"{predicate}{SCOPE_MARK}work"
 
@@ -336,6 +365,28 @@ def ending_head(text: str) -> str | None:
         if lowered.endswith(f" {head} ") or lowered.endswith(f" {head}s "):
             return head
     return None
+
+
+#: Words before a thing's noun that still say the speaker's own one ("my monthly rent", "my
+#: main phone"); any other makes it another one: a named service's ("my Netflix email"), a
+#: shared one ("the joint account"), another role's or place's ("my work email", "my parking
+#: space rent").
+OWN_ONES_QUALIFIERS = frozenset(
+    "current main usual monthly weekly annual yearly daily new old own personal primary "
+    "regular home everyday normal morning afternoon evening nightly".split()
+)
+
+
+def another_ones_thing(thing: str) -> bool:
+    """Whether `thing`, named by a slot's noun, is another one than the speaker's own: "my
+    Netflix email", "the joint account", "my parking space rent"; not "my current account",
+    "my monthly rent"."""
+    head = ending_head(thing)
+    if head is None:
+        return False
+    words = re.sub(r"^\W*(?:(?:my|our|the|a|an)\s+)+", "", thing, flags=re.IGNORECASE).split()
+    qualifiers = words[: len(words) - len(head.split())]
+    return any(w[:1].isupper() or w.lower() not in OWN_ONES_QUALIFIERS for w in qualifiers)
 
 
 def head_attribute(text: str, *, ending: bool = False) -> str | None:

@@ -140,25 +140,43 @@ def _ends_the_one_before(fact: Fact, record: MemoryRecord) -> bool:
         # A value ("the Golf") is matched by name; only a bare slot noun names any value.
         return False
     kind = head_attribute(gone, ending=True) or ""
-    if kind.split(":", 1)[0] != fact.predicate.split(":", 1)[0]:
+    if kind.split(":", 1)[0] != fact.predicate.split(":", 1)[0] or _ANOTHER_ONE.search(gone):
         return False
-    ridden = record.predicate == RIDDEN or bool(_RIDES.search(_body(record)))
-    if ":" in kind and not (kind.startswith("vehicle:") and ridden):
-        # A noun of one kind of the slot's values is no name for its one thing: "Traded my
-        # scooter in for a Vespa" and "Sold my old bike" leave the car the speaker drives,
-        # "swapped my work phone for a Samsung" the speaker's own phone; "Swapped the
-        # motorbike for an electric scooter" ends the Honda they ride.
-        return False
-    if ridden and kind == "vehicle":
-        # "Sold my old car" leaves the Brompton they ride.
+    if not _of_its_kind(kind, record):
         return False
     body = strip_speaker(fact.text)
     named = {m.group(0).lower() for m in _STATES_A_VALUE.finditer(body)}
     return bool(fact.object) or bool(named - content_words(gone))
 
 
+#: Words that make a thing one more beside the speaker's one: "swapped the weekend car for a
+#: Mazda", "the second car", "my winter bike", "my racing car on Gran Turismo" (not "the
+#: family car", "the knackered laptop", "the gaming laptop": the one they have, described).
+_ANOTHER_ONE = re.compile(
+    r"\b(?:second|2nd|spare|other|extra|backup|weekend|work|company|racing|toy|track|project|"
+    r"winter|summer|spin|exercise|indoor|turbo)\b",
+    re.IGNORECASE,
+)
+
+
+def _of_its_kind(kind: str, record: MemoryRecord) -> bool:
+    """Whether a thing named by the noun of `kind` may be the one `record` states. A noun of
+    one kind of the slot's values is no name for its one thing: "Traded my scooter in for a
+    Vespa" and "Sold my old bike" leave the car the speaker drives, "Sold my old car" the
+    Brompton they ride, "swapped the motorbike for…" the bike, "swapped my work phone for a
+    Samsung" the speaker's own phone; "Swapped the motorbike for an electric scooter" ends
+    the Honda they ride."""
+    held = record.predicate
+    ridden = held == RIDDEN or bool(_RIDES.search(_body(record)))
+    if held.startswith("vehicle:") and held != RIDDEN:
+        return kind == held
+    if kind.startswith("vehicle:"):
+        return ridden
+    return ":" not in kind and not (kind == "vehicle" and ridden)
+
+
 #: A statement of a bike or a motorbike the speaker rides.
-_RIDES = re.compile(r"\b(?:ride|rides|riding|rode|bike|motorbike|scooter|moped)\b", re.I)
+_RIDES = re.compile(r"\b(?:ride|rides|riding|rode|bike|motorbike|scooter|moped)\b(?!-)", re.I)
 
 
 #: A name or a number after a clause's first word ("we drive a Tesla now", "I get the 8:10").
@@ -300,8 +318,9 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         fact.replaces
         and (
             fact.predicate == record.predicate
-            # What the speaker rides ends by its noun ("Swapped the motorbike for…").
-            or (record.predicate == RIDDEN and fact.predicate.split(":", 1)[0] == "vehicle")
+            # The noun of what the speaker drives or rides ends it, whatever took its place
+            # ("Swapped the motorbike for…", "Sold the car, got an e-bike instead").
+            or fact.predicate.split(":", 1)[0] == record.predicate.split(":", 1)[0] == "vehicle"
         )
         and is_single_valued(fact.predicate)
         and record.polarity

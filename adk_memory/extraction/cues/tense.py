@@ -167,9 +167,12 @@ _DEGREE_BEFORE_TOO = (
 _SEVERAL = (
     r"\b(?:have|has|got|use|keep|kept|own) both(?= now\b| of them\b|\s*[.!?,]|\s*$)"
     r"|\bcarrying (?:both|two|three|2|3)\b"
-    r"|\b(?:have|has|got|own|use|using|juggling)\s+(?:two|three|2|3)\s+(?:[a-z]+\s+)?"
-    r"(?:phones|mobiles|laptops|computers|tablets|watches|cars|bikes|jobs|emails|email addresses|"
-    r"numbers|sims|accounts|gyms)\b"
+    # The speaker holding them, not a thing ("it has two SIMs") nor a need ("didn't need to
+    # own two laptops", "I can't use two laptops").
+    r"|\b(?:i|we)(?:'ve|'m| have| am)?\s+(?:(?:now|also|still|just|actually)\s+)?"
+    r"(?:(?:got|have|own|use|using|juggling|carry|drive|run)\s+)+(?:two|three|2|3)\s+"
+    r"(?:[a-z]+\s+)?(?:phones|mobiles|laptops|computers|tablets|watches|cars|bikes|jobs|emails|"
+    r"email addresses|numbers|sims|accounts|gyms|(?-i:[A-Z])\w+s)\b"
 )
 _HOLDS_SEVERAL = LazyPattern(_SEVERAL, re.IGNORECASE)
 _ADDITIVE = LazyPattern(
