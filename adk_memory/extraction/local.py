@@ -111,8 +111,6 @@ _NEG_ADV = r"(?:no longer|not anymore|don'?t|do not|never|stopped|quit|gave up)"
 #: A capitalised first name and maybe a surname, as the object group ("I'm Sam").
 _NAME_OBJ = r"(?P<obj>(?-i:[A-Z][a-z]+(?: [A-Z][a-z]+)?))"
 
-# (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
-# sentence with leading filler removed, in order; the first match wins.
 #: What is ridden as the speaker's own thing: one of a kind ("a Brompton", "an e-bike", "my
 #: Vespa"), not the way ("the 73 bus", "the Northern line", "the same loop"), how ("a bit
 #: slower", "a lot more"), whose ("my brother's KTM") or a ride of a moment.
@@ -120,10 +118,6 @@ _RIDDEN_THING = r"(?:an? |my )(?!(?:bit|lot|little|few|couple|fair bit)\b)(?![\w
 #: What no one owns as their way about, or rides somewhere else's or on a screen: "an Uber
 #: home", "a Lime bike", "a pony at the trekking centre", "an exercise bike at physio", "a
 #: Harley in GTA".
-#: A kind of thing one rides, said as the value: "an e-bike", "a Vespa scooter".
-_RIDDEN_KIND = re.compile(
-    r"\b(?:e-?bike|bike|bicycle|motorbike|motorcycle|scooter|moped)s?\W*$", re.IGNORECASE
-)
 _NOT_ONES_OWN_RIDE = re.compile(
     r"\b(?:bus|buses|train|tube|tram|metro\w*|subway|line|overground|underground|uber|lyft|"
     r"taxi|cab|lime|boris|santander|peloton|exercise bike|spin bike|wattbike|desk|horse|pony|"
@@ -131,6 +125,13 @@ _NOT_ONES_OWN_RIDE = re.compile(
     r"at (?:the|a|an)|in (?:gta|mario|fortnite|the game)|on (?:shift|the track))\b",
     re.IGNORECASE,
 )
+#: A kind of thing one rides, said as the value: "an e-bike", "a Vespa scooter".
+_RIDDEN_KIND = re.compile(
+    r"\b(?:e-?bike|bike|bicycle|motorbike|motorcycle|scooter|moped)s?\W*$", re.IGNORECASE
+)
+
+# (pattern, predicate, polarity, kind). `{obj}` is the object group; patterns run on a
+# sentence with leading filler removed, in order; the first match wins.
 _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     (r"^my name is {obj}$", "name", True, Kind.PROFILE),
     (r"^(?:my )?name's {obj}$", "name", True, Kind.PROFILE),

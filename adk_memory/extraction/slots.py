@@ -193,15 +193,15 @@ _AND_HOME = re.compile(r"\b(?:and|or|&)\s+(?:at\s+)?home\b|\bhome\s+(?:and|or|&)
 
 
 def before_why(clause: str) -> str:
-    """The words of `clause` before it goes on to why or when (`_GOES_ON`)."""
+    """The words of `clause` before it goes on to why (`_GOES_ON`)."""
     return _GOES_ON.split(clause, maxsplit=1)[0]
 
 
 def scoped_slot(predicate: str, clause: str) -> str:
     """`predicate` keyed by a context of work or study the clause names, for a thing the
     speaker may have one of there and another elsewhere: "I use a ThinkPad at work now" is a
-    laptop at work ("laptop@work"), which leaves "My laptop is a MacBook Air"; not a context
-    of why or when ("I drive a Tesla now since we get free charging at work")."""
+    laptop at work ("laptop@work"), which leaves "My laptop is a MacBook Air"; not work said
+    as why ("I drive a Tesla now since we get free charging at work")."""
     said = before_why(clause)
     if _AND_HOME.search(clause) or SCOPE_MARK in predicate:
         # "at work and at home": the speaker's own everywhere.
