@@ -1335,6 +1335,13 @@ async def test_a_change_said_of_someone_else_displaces_nothing(
 @pytest.mark.parametrize(
     ("state", "later", "probe"),
     [
+        # Someone else's news, reported.
+        (
+            "My sister lives in Dublin.",
+            "My sister said her friend just moved to Galway.",
+            "Where does my sister live?",
+        ),
+        ("I work at Siemens.", "Tom told me he's at Bosch now.", "Where do I work?"),
         # What a review or a show is about is not the speaker's.
         (
             "I drive a VW Golf.",
@@ -1359,7 +1366,7 @@ async def test_a_change_said_of_someone_else_displaces_nothing(
         ),
     ],
 )
-async def test_something_seen_or_a_new_feeling_displaces_nothing(
+async def test_reported_news_something_seen_or_a_new_feeling_changes_nothing(
     engine: MemoryEngine, clock: FixedClock, state: str, later: str, probe: str
 ) -> None:
     ranked, first, _ = await _later(engine, clock, state, later, probe, days=30)
@@ -1367,26 +1374,6 @@ async def test_something_seen_or_a_new_feeling_displaces_nothing(
     [kept] = [m for m in ranked if m.record.id == first]
     assert kept.latest is not False
     assert first in [m.record.id for m in ranked[:2]]
-
-
-@pytest.mark.parametrize(
-    ("state", "report", "probe"),
-    [
-        (
-            "My sister lives in Dublin.",
-            "My sister said her friend just moved to Galway.",
-            "Where does my sister live?",
-        ),
-        ("I work at Siemens.", "Tom told me he's at Bosch now.", "Where do I work?"),
-    ],
-)
-async def test_reported_news_of_someone_else_changes_nothing(
-    engine: MemoryEngine, clock: FixedClock, state: str, report: str, probe: str
-) -> None:
-    ranked, first, _ = await _later(engine, clock, state, report, probe, days=30)
-    assert (await engine.get(first)).status is Status.ACTIVE
-    [kept] = [m for m in ranked if m.record.id == first]
-    assert kept.latest is not False
 
 
 async def test_a_name_given_elsewhere_ties_an_update_to_its_relation(
