@@ -318,8 +318,9 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
         fact.replaces
         and (
             fact.predicate == record.predicate
-            # The noun of what the speaker drives or rides ends it, whatever took its place
-            # ("Swapped the motorbike for…", "Sold the car, got an e-bike instead").
+            # The noun of what the speaker drives or rides ends it, whichever slot took its
+            # place ("Swapped the motorbike for an electric scooter, a Vespa" over "I ride a
+            # Honda CBR"; `_of_its_kind` says which nouns name which).
             or fact.predicate.split(":", 1)[0] == record.predicate.split(":", 1)[0] == "vehicle"
         )
         and is_single_valued(fact.predicate)
