@@ -250,9 +250,16 @@ _OPENERS = frozenset(
     # Pronouns, possessives and question words: "We have a hamster", "My savings are with
     # U.S. Bank" are the speaker's; "where does alice live" asks.
     "we you he she they my our me us mine your his her their any what where which who whom "
-    "whose how why".split()
+    "whose how why "
+    # Times and greetings never act: "Lunchtime swims at Nuffield are a game changer",
+    # "Greetings from rainy Manchester".
+    "greetings lunchtime lunchtimes weekends mornings evenings nights".split()
     + _INTERJECTIONS
 )
+#: The speaker's own days, said with what they are about rather than as someone named:
+#: "Work at Accenture is hectic", "Life in Austin is great", "Home in Leeds is cosy"; acting,
+#: work is the employer ("Work moved everyone to Android").
+_THE_SPEAKERS_DAYS = frozenset("work life home school uni".split())
 
 
 #: The speaker as the subject of a clause.
@@ -492,6 +499,10 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     if (
         named is not None
         and named.group("name").lower() not in _OPENERS
+        and not (
+            named.group("name").lower() in _THE_SPEAKERS_DAYS
+            and re.match(r"\s+(?:from|at|in|on|of|for|with)\s", text[named.end("name") :])
+        )
         # "Because of Mum's health I've moved back": the speaker's own news, after a phrase.
         and not (
             named.group("name").lower() in _CLAUSE_OPENERS

@@ -37,6 +37,11 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         # A negation or a quantifier opening a sentence is no one.
         "Not with Virgin anymore, went with a local fibre company called Zzoomm.",
         "All sorted with the new flat now.",
+        # The speaker's own days: a time, a greeting, their work or life and where it is.
+        "Lunchtime swims at Nuffield Health are a game changer.",
+        "Greetings from rainy Manchester, as usual.",
+        "Work at Accenture is hectic this quarter.",
+        "Life in Austin is great, breakfast tacos every morning.",
     ):
         assert subject_words(text) == frozenset(), text
     for text, who in (
@@ -47,6 +52,8 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         # Or before a phrase about it: not the speaker's news.
         ("Tom from work moved to Leeds.", "tom"),
         ("Rent in Leeds is crazy now.", "rent"),
+        # Work acting is the employer.
+        ("Work moved everyone to Android.", "work"),
         # A name's "has"/"is" contracted, and a short lead-in before the subject.
         ("Callum's joined the police now.", "callum"),
         ("Big news, my sister's moved up to Glasgow!", "sister"),
