@@ -88,8 +88,8 @@ class OrderingConfig(BaseModel):
     #: An earlier answer to a question that asks for one value, which the rival model finds
     #: a later answer at least this likely to hold instead of, goes after every other
     #: recalled memory, unmarked: at 0.9, stale values returned 135 -> 127 of 492 on the dev
-    #: splits (133 -> 130 of 262 held out), no fact lost; at 0.8 a look-alike sent a true fact
-    #: away (dev3). None keeps it beside the later one.
+    #: splits (133 -> 130 of 262 held out) when it came in (round 34), no fact lost; at 0.8 a
+    #: look-alike sent a true fact away (dev3). None keeps it beside the later one.
     rival_last: float | None = Field(default=0.9, ge=0.0, le=1.0)
     #: The learned weighing of displaced answers (`rival_model.DISPLACED_FILE`): an earlier
     #: answer (not marked latest by the rules) that the model finds at least this likely to
