@@ -23,6 +23,7 @@ from adk_memory.retrieval.ordering.rivals import (
     rival_pairs_of,
     send_displaced_last,
     send_rivals_last,
+    weigh,
     weigh_rivals,
 )
 from adk_memory.retrieval.rival_model import RivalModel
@@ -113,10 +114,10 @@ def current_first(
     pairs = PairReadings(reading, config)
     if config.rival_order is not None:
         model = rivals or rival_model.bundled()
-        found = rival_pairs_of(pairs)
-        ordered = weigh_rivals(ordered, found, ranked, config.rival_order, model)
+        weighed = weigh(rival_pairs_of(pairs), model)
+        ordered = weigh_rivals(ordered, weighed, ranked, config.rival_order)
         if config.rival_last is not None:
-            ordered = send_rivals_last(ordered, found, reading, config.rival_last, model)
+            ordered = send_rivals_last(ordered, weighed, reading, config.rival_last)
     if config.displaced_order is not None:
         model = displacement or rival_model.bundled(rival_model.DISPLACED_FILE)
         found = displaced_pairs_of(pairs, ordered)

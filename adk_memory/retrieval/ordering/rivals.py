@@ -420,23 +420,27 @@ def rival_pairs(
     return rival_pairs_of(PairReadings(Reading(ranked, vectors, config, query), config))
 
 
+def weigh(pairs: Sequence[RivalPair], model: RivalModel) -> list[tuple[float, RivalPair]]:
+    """Each pair with how likely `model` finds its later answer to hold instead of the
+    earlier, the likeliest first: read once, by `weigh_rivals` and `send_rivals_last`."""
+    return sorted(
+        ((model.probability(pair.features), pair) for pair in pairs), key=lambda found: -found[0]
+    )
+
+
 def weigh_rivals(
     ordered: list[ScoredMemory],
-    pairs: Sequence[RivalPair],
+    weighed: Sequence[tuple[float, RivalPair]],
     ranked: Sequence[ScoredMemory],
     threshold: float,
-    model: RivalModel,
 ) -> list[ScoredMemory]:
-    """`ordered` with each later rival answer the model finds at least `threshold` likely
-    to hold instead moved up to just before the earlier one, the likeliest first; the
+    """`ordered` with each later rival answer found at least `threshold` likely to hold
+    instead (`weigh`) moved up to just before the earlier one, the likeliest first; the
     memories between slide down one rank. Unmarked, like answers the rules find alike: the
     model weighs cues, it reads no explicit evidence that the earlier value is gone. A memory
     the rules marked is left where their evidence put it."""
     order = [m.record.id for m in ordered]
     marked = {m.record.id for m in ordered if m.latest is not None}
-    weighed = sorted(
-        ((model.probability(pair.features), pair) for pair in pairs), key=lambda found: -found[0]
-    )
     for probability, pair in weighed:
         if probability < threshold:
             break
@@ -452,22 +456,21 @@ def weigh_rivals(
 
 def send_rivals_last(
     ordered: list[ScoredMemory],
-    pairs: Sequence[RivalPair],
+    weighed: Sequence[tuple[float, RivalPair]],
     reading: Reading,
     threshold: float,
-    model: RivalModel,
 ) -> list[ScoredMemory]:
-    """`ordered` with the earlier answer of each pair (`rival_pairs_of`) that the model finds
-    at least `threshold` likely to be held instead by the later one sent after every other
-    recalled memory, unmarked, where the query asks for one value and the earlier answers it;
-    never a memory the rules marked (their evidence decides it)."""
+    """`ordered` with the earlier answer of each pair found at least `threshold` likely to be
+    held instead by the later one (`weigh`) sent after every other recalled memory,
+    unmarked, where the query asks for one value and the earlier answers it; never a memory
+    the rules marked (their evidence decides it)."""
     if not reading.asks_for_one:
         return ordered
     marked = {m.record.id for m in ordered if m.latest is not None}
     gone = {
         reading.ranked[pair.earlier].record.id
-        for pair in pairs
-        if reading.answers[pair.earlier] and model.probability(pair.features) >= threshold
+        for probability, pair in weighed
+        if reading.answers[pair.earlier] and probability >= threshold
     } - marked
     if not gone:
         return ordered
