@@ -62,6 +62,7 @@ from adk_memory.extraction.slots import (
     is_single_valued,
     predicate_for_category,
     scoped_slot,
+    slot_as_said,
     work_slot,
 )
 from adk_memory.extraction.values import (
@@ -747,7 +748,7 @@ def match_slot(
             pred = category_predicate(normalize_value(obj), normalize_value(old or ""))
         if pred == "hair":
             pred = hair_aspect(obj)
-        pred = scoped_slot(work_slot(pred, obj), ASIDE_BREAK.split(sentence)[0])
+        pred = slot_as_said(pred, obj, ASIDE_BREAK.split(sentence)[0])
         if said.additive and is_single_valued(pred) and old is None:
             # "I also work at X" adds a value beside the known one; it displaces nothing.
             return None
@@ -888,8 +889,6 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
             new, predicate = found[0], predicate_for_category(found[1])
     if not old and predicate is None:
         return None
-    if predicate is not None and new:
-        predicate = work_slot(predicate, new)
     if new and (
         hedged_value(text, new)
         or (predicate is not None and named_by_noun and not names_a_value(new, predicate))
@@ -898,7 +897,11 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         # "Switched my phone to dark mode" names where or how the thing is, not which it is.
         return None
     return SlotMatch(
-        predicate=scoped_slot(predicate, ASIDE_BREAK.split(sentence)[0]) if predicate else "change",
+        predicate=(
+            slot_as_said(predicate, new or "", ASIDE_BREAK.split(sentence)[0])
+            if predicate
+            else "change"
+        ),
         object=_clean_object(new) if new else "",
         polarity=True,
         kind=Kind.PREFERENCE,

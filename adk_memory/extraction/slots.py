@@ -215,6 +215,12 @@ def scoped_slot(predicate: str, clause: str) -> str:
     return f"{predicate}{SCOPE_MARK}work"
 
 
+def slot_as_said(predicate: str, value: str, clause: str) -> str:
+    """`predicate` as `clause` says it of `value`: a site rather than the employer
+    (`work_slot`), keyed to a context of work or study (`scoped_slot`)."""
+    return scoped_slot(work_slot(predicate, value), clause)
+
+
 #: The slot of what the speaker says they ride ("I ride a Brompton", "I'm riding a Honda
 #: motorbike now"): never the car they drive.
 RIDDEN = "vehicle:ridden"
