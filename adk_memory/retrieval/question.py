@@ -23,11 +23,12 @@ _WHAT_IS_MY = re.compile(
     re.IGNORECASE,
 )
 #: "What car do I drive?", "Which gym do I go to?", "Which network am I on?", "What phone
-#: have I got?".
+#: have I got?", and of someone the speaker names: "Which club does Oscar play for?".
 _VERB_AFTER = r"(?:do|does|did|am|is|are|have|has)\b"
 _WHAT_NOUN = re.compile(
     _OPENING + rf"(?:what|which)\s+(?P<noun>(?:(?!{_VERB_AFTER})[\w'-]+\s+){{0,2}}?"
-    rf"(?!{_VERB_AFTER})[\w'-]+)\s+(?:do|does|am|is|have|has)\s+(?:i|we|my|our)\b",
+    rf"(?!{_VERB_AFTER})[\w'-]+)\s+(?:do|does|am|is|have|has)\s+"
+    r"(?:i|we|my|our|(?!(?:the|this|that|these|those|it|you|they)\b)(?-i:[A-Z])[a-z]+)(?!\w)",
     re.IGNORECASE,
 )
 #: "Who's my manager?", "Where do I live?", "Where is my office?", "When's my wedding?".
@@ -57,15 +58,24 @@ _ONE_BY_ASKING = re.compile(
     _OPENING + r"(?:"
     rf"where\s+(?:is|are|am|do|does)\s+{_SUBJECT}\s+(?:[\w'-]+\s+)?"
     r"(?:live|living|based|stay|staying|work|working|study|studying|doing|moving|going|headed)\b"
+    # Where a habit of the speaker's own thing happens: "Where do we do our weekly shop?",
+    # "Where do I get my hair cut?"; not where the speaker would like to be, and not a habit
+    # alone ("Where do I bank?" may have two answers).
+    rf"|where\s+(?:do|does)\s+{_SUBJECT}\s+(?:usually\s+)?"
+    r"(?!(?:like|love|enjoy|want|wanna|hope|plan|dream|wish|fancy|prefer)\b)[a-z]+\s+(?:my|our)\b"
     r"|when(?:'s|\s+(?:is|are|do|does|am))\s+(?P<when>[^?]+)"
     r"|(?:what|which)\s+(?:time|day|days|date|hours|shifts?|year)\b(?:\s+[\w'-]+){0,3}?"
     r"\s+(?:is|are|do|does|am)\b"
-    r"|how\s+(?:much|many)\b(?:\s+[\w'-]+){0,3}?\s+(?:is|are|do|does|am)\b"
+    # How long or how far: "How long is my commute?". Not how old or tall, said of anyone
+    # ("Tom's 36" answers no "How old am I?").
+    r"|how\s+(?:much|many|long|far)\b(?:\s+[\w'-]+){0,3}?\s+(?:is|are|do|does|am)\b"
     rf"|who\s+(?:am\s+i|are\s+we|[a-z]+s\s+(?:my|our)|does\s+{_SUBJECT})\b"
     rf"|what\s+(?:do\s+(?:i|we)|does\s+{_SUBJECT})\s+do(?:\s+for\s+(?:a\s+living|work))?"
     r"(?:\s+(?:now|these days|at the moment))?\s*\?*\s*$"
     r"|how\s+do\s+(?:i|we)\s+(?:usually\s+)?(?:get\s+to|commute|travel\s+to)\b"
     r"|what\s+do\s+(?:i|we)\s+use\s+(?:for|to)\b"
+    # What the speaker is called: "What should you call me?", "What name do you call me?".
+    r"|what(?:\s+name)?\s+(?:should|do|can|will)\s+you\s+call\s+me\b"
     r")[^?]*\?*\s*$",
     re.IGNORECASE,
 )

@@ -33,6 +33,12 @@ from adk_memory.retrieval.question import OneValue, asks_for_one
         ("What does my dad do?", ""),
         ("How do I get to work?", ""),
         ("What do we use to track tickets?", ""),
+        # Of someone the speaker names, a habit's place, a length, what to call the speaker.
+        ("Which club does Oscar play for?", "club"),
+        ("Where do we do our weekly shop?", ""),
+        ("Where do I get my hair cut?", ""),
+        ("How long is my commute?", ""),
+        ("What should you call me?", ""),
     ],
 )
 def test_a_question_for_one_value(query: str, about: str) -> None:
@@ -53,6 +59,11 @@ def test_a_question_for_one_value(query: str, about: str) -> None:
         "What was my first car?",
         "Tell me about my week.",
         "recommend a podcast",
+        "What sports does Oscar play?",
+        "Where do I like to go on holiday?",
+        "Where do I bank?",
+        "How old am I?",
+        "How long have I been vegan?",
     ],
 )
 def test_a_list_the_past_or_no_question_asks_for_no_one_value(query: str) -> None:
