@@ -35,6 +35,8 @@ from adk_memory.retrieval.question import OneValue, asks_for_one
         ("What do we use to track tickets?", ""),
         # Of someone the speaker names, a habit's place, a length, what to call the speaker.
         ("Which club does Oscar play for?", "club"),
+        # "The" opening a name is no one named: asked by its wording, about nothing.
+        ("What time does The Gym open?", ""),
         ("Where do we do our weekly shop?", ""),
         ("Where do I get my hair cut?", ""),
         ("How long is my commute?", ""),
