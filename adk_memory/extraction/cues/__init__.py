@@ -28,6 +28,7 @@ from adk_memory.extraction.cues.changes import (
     moved_thing,
     said_as_new,
     taken_back,
+    told_as_begun,
 )
 from adk_memory.extraction.cues.items import another_of_its_kind, one_of_several
 from adk_memory.extraction.cues.subjects import (
@@ -114,5 +115,6 @@ __all__ = [
     "strip_speaker",
     "subject_words",
     "taken_back",
+    "told_as_begun",
     "told_as_over",
 ]

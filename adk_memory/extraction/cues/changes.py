@@ -227,6 +227,27 @@ def said_as_new(text: str) -> bool:
     )
 
 
+#: What a move went to or a start began as: "promoted to senior analyst", "bumped me up to
+#: band 6", "started as a paramedic". Not what the speaker set out to do ("started to feel
+#: better", "finally decided to learn Spanish").
+_BEGUN_AS = LazyPattern(
+    r"\b(?:(?:got\s+|been\s+)?promoted|moved|bumped|upped|raised|lowered|increased|reduced|"
+    r"cut|pushed|slipped|rescheduled|postponed|went (?:up|down)|dropped)"
+    r"(?:\s+[\w'-]+){0,2}?\s+(?:to|into)\s+(?!(?:be|me|us)\b)\w"
+    r"|\b(?:started|starting|joined|qualified)\s+(?:[\w'-]+\s+){0,2}?as\s+\w",
+    re.IGNORECASE,
+)
+
+
+def told_as_begun(text: str) -> bool:
+    """Whether `text` tells in words that a value changed, began or moved and to what, whatever
+    case it names it in ("Got promoted to senior analyst", "I've gone over to sparkling
+    water"): a change, though no name says what it changed to. Not a start alone ("I started
+    a new project at work", "Got promoted today"), nor the adjective "new" ("needs new
+    tyres")."""
+    return cues(text).change or _BEGUN_AS.search(text) is not None
+
+
 #: Verbs `arrived` reads that also tell a one-off trip or act ("went to the cinema", "put
 #: the kids to bed"): with them, a move to a value is not evidence of a change.
 _EVENT_VERBS = frozenset({"went", "put", "cut"})

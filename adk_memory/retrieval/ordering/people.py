@@ -51,6 +51,11 @@ def same_person(
     who_old = subject_words(older)
     about = reported_about(newer)
     if about is not None:
+        if not who_old and _reports_the_speakers_thing(about, older):
+            # "optician says my eyes have got worse, it's -3.25 in both now" after "my
+            # glasses prescription is -2.50 in both eyes": the speaker's news, told by
+            # whoever found it out.
+            return True
         # A report is about whom it reports on, never the speaker: "Tom told me he's at
         # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
         return _names(who_old, about)
@@ -64,6 +69,31 @@ def same_person(
     # Whom the speaker's state names as company is not its subject: "my flatmate just moved
     # to Leeds" does not move "I rent a flat in Manchester with one flatmate".
     return THIRD_PERSON not in who_new and who_new <= person_words(_COMPANY.sub(" ", older))
+
+
+#: A reported clause opening with a thing of the speaker's, in lower case (a capital may be a
+#: name: "Apparently our Jess is moving to Leeds").
+_SPEAKERS_THING = re.compile(
+    r"^\W*(?:my|our)\s+(?:(?:new|old)\s+)?(?P<thing>(?-i:[a-z])[\w-]*)", re.I
+)
+#: A likeness, not a value: "my nephew says my phone is basically a Nokia 3310 lol".
+_LIKENESS = re.compile(
+    r"\b(?:basically|practically|virtually|pretty much|more or less|literally|like|as good as)"
+    r"\s+(?:a|an|the)\b",
+    re.IGNORECASE,
+)
+
+
+def _reports_the_speakers_thing(clause: str, older: str) -> bool:
+    """Whether a reported clause tells of the very thing of the speaker's that an earlier
+    statement of theirs is about: "my eyes" after "-2.50 in both eyes". Whoever "my spouse",
+    "our Jess" or "my landlady" is, an earlier fact of the speaker's does not name them; and
+    "my phone is basically a Nokia 3310" is only a likeness."""
+    found = _SPEAKERS_THING.match(clause)
+    if found is None or _LIKENESS.search(clause) is not None:
+        return False
+    thing = person_words(found.group("thing"))
+    return bool(thing) and not any(map(is_relation, thing)) and thing <= person_words(older)
 
 
 #: Someone named beside the speaker or as where the speaker is ("with one flatmate", "and my

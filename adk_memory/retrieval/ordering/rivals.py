@@ -35,6 +35,7 @@ from adk_memory.extraction.cues import (
     reported_about,
     said_as_new,
     subject_words,
+    told_as_begun,
 )
 from adk_memory.model import ScoredMemory
 from adk_memory.retrieval.ordering.config import OrderingConfig
@@ -201,7 +202,13 @@ def _changes(reading: Reading, n: int, o: int) -> bool:
 
 
 def _names_no_answer(reading: Reading, n: int, o: int) -> bool:
-    return not (reading.values[n] - reading.values[o] or _changes(reading, n, o))
+    # A change told in words names its value in lower case as often as not ("Got promoted to
+    # senior analyst", "I've gone over to sparkling water"): read as naming an answer.
+    return not (
+        reading.values[n] - reading.values[o]
+        or _changes(reading, n, o)
+        or told_as_begun(reading.bodies[n])
+    )
 
 
 def _earlier_value_again(reading: Reading, n: int, o: int) -> bool:
@@ -225,8 +232,9 @@ def _about_someone_else(reading: Reading, n: int, o: int) -> bool:
 
 #: The rules' look-alike readings of a pair (later `n`, earlier `o`), cheapest first: the
 #: later ends one item of several the earlier named ("I don't listen to classical any more"
-#: after "I love jazz and classical"); it names no new value, no lasting change and no end
-#: of the earlier ("The motorbike needs new tyres");
+#: after "I love jazz and classical"); it names no new value, no lasting change, no end of
+#: the earlier and no change told in words (`told_as_begun`) ("The motorbike needs new
+#: tyres");
 #: it says more about the earlier value itself ("Took the Golf to Halfords, new tyres"); it
 #: adds a value beside the earlier; it is a passing moment, a maybe, one more of its kind
 #: (`may_stand_in`); it is someone else's thing or news. Each vetoes the rival model; the

@@ -13,6 +13,7 @@ from adk_memory.extraction.cues import (
     moved_thing,
     said_as_new,
     taken_back,
+    told_as_begun,
 )
 
 
@@ -253,6 +254,36 @@ def test_said_as_new(text: str) -> None:
 )
 def test_what_always_held_is_not_said_as_new(text: str) -> None:
     assert not said_as_new(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Got promoted to senior analyst last week!!",
+        "My sister quit accountancy and is retraining as a midwife.",
+        "I've gone over to sparkling water with lime, finally kicked the habit.",
+        "The launch slipped to May.",
+    ],
+)
+def test_a_change_or_a_start_told_in_words_is_told_as_begun(text: str) -> None:
+    assert told_as_begun(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The adjective "new" may be of anything.
+        "The motorbike needs new tyres.",
+        "My wife loves gardening.",
+        # A start alone names nothing it began as.
+        "I started a new project at work, it's exciting.",
+        "Got promoted today, still can't believe it!",
+        "The dentist pushed my appointment back again.",
+        "I drive a Golf.",
+    ],
+)
+def test_what_begins_nothing_is_not_told_as_begun(text: str) -> None:
+    assert not told_as_begun(text)
 
 
 def test_upping_an_amount_to_a_value_is_a_lasting_change() -> None:
