@@ -32,6 +32,7 @@ from adk_memory.extraction.bounds import (
 from adk_memory.extraction.chunking import LONG_TEXT_CHARS, chunk_text
 from adk_memory.extraction.cues import (
     COUNT,
+    HEDGES,
     KIN_WITHOUT_MY,
     RELATION_NOUNS,
     arrived,
@@ -551,7 +552,7 @@ _NAMED = re.compile(r"\b[A-Z]")
 #: A way of speaking, not where the speaker lives or works: "I basically live at the office
 #: these days", "I practically live at the gym".
 _FIGURATIVE = re.compile(
-    r"\b(?:basically|practically|virtually|pretty much|more or less|literally|all but)\s+"
+    rf"\b(?:{HEDGES}|all but)\s+"
     r"(?:live|living|lives|work|working)\b",
     re.IGNORECASE,
 )

@@ -63,6 +63,7 @@ from adk_memory.extraction.cues.tense import (
 )
 from adk_memory.extraction.cues.words import (
     CAPITALISED_TITLE,
+    HEDGES,
     TITLE,
     TITLES,
     content_words,
@@ -74,6 +75,7 @@ from adk_memory.extraction.cues.words import (
 __all__ = [
     "CAPITALISED_TITLE",
     "COUNT",
+    "HEDGES",
     "KIN_WITHOUT_MY",
     "MONTHS",
     "RELATION_NOUNS",

@@ -229,10 +229,11 @@ def said_as_new(text: str) -> bool:
 
 #: What a move went to or a start began as: "promoted to senior analyst", "bumped me up to
 #: band 6", "started as a paramedic". Not what the speaker set out to do ("started to feel
-#: better", "finally decided to learn Spanish").
+#: better", "finally decided to learn Spanish"). Verbs of change `Cues.change` reads wherever
+#: they stand ("moved", "dropped", "rescheduled") are left to it.
 _BEGUN_AS = LazyPattern(
-    r"\b(?:(?:got\s+|been\s+)?promoted|moved|bumped|upped|raised|lowered|increased|reduced|"
-    r"cut|pushed|slipped|rescheduled|postponed|went (?:up|down)|dropped)"
+    r"\b(?:(?:got\s+|been\s+)?promoted|bumped|upped|raised|lowered|increased|reduced|"
+    r"cut|pushed|slipped|postponed|went (?:up|down))"
     r"(?:\s+[\w'-]+){0,2}?\s+(?:to|into)\s+(?!(?:be|me|us)\b)\w"
     r"|\b(?:started|starting|joined|qualified)\s+(?:[\w'-]+\s+){0,2}?as\s+\w",
     re.IGNORECASE,

@@ -18,6 +18,9 @@ _STOP = frozenset(
 TITLES: tuple[str, ...] = tuple("dr mr mrs ms miss mx prof sir dame lady lord rev".split())
 #: Any of `TITLES`, a full stop allowed after it ("Dr. Hassan"), in any case.
 TITLE = rf"(?i:{'|'.join(TITLES)})\.?"
+#: Words that say a thing is nearly so, not that it is: "I basically live at the office", "my
+#: phone is practically a Nokia 3310". Read with what they qualify.
+HEDGES = r"basically|practically|virtually|pretty much|more or less|literally"
 #: Any of `TITLES` capitalised, as a name's first word: "Dr Okafor left", not "dr".
 CAPITALISED_TITLE = rf"(?:{'|'.join(t.capitalize() for t in TITLES)})\.?"
 

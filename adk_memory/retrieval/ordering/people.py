@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 
 from adk_memory.extraction.cues import (
+    HEDGES,
     THIRD_PERSON,
     includes,
     is_relation,
@@ -78,8 +79,7 @@ _SPEAKERS_THING = re.compile(
 )
 #: A likeness, not a value: "my nephew says my phone is basically a Nokia 3310 lol".
 _LIKENESS = re.compile(
-    r"\b(?:basically|practically|virtually|pretty much|more or less|literally|like|as good as)"
-    r"\s+(?:a|an|the)\b",
+    rf"\b(?:{HEDGES}|like|as good as)\s+(?:a|an|the)\b",
     re.IGNORECASE,
 )
 
