@@ -14,6 +14,7 @@ from adk_memory.retrieval.ordering import (
     OrderingConfig,
     current_first,
 )
+from adk_memory.retrieval.ordering.reading import compared_values
 from adk_memory.retrieval.rival_model import RivalModel
 from tests.helpers import T0, make_record
 
@@ -876,3 +877,47 @@ def test_a_change_told_in_words_reaches_the_learned_weighing_whatever_case_its_v
     find it holds instead."""
     ordered = _very_likely_order(query, likelihood=0.95, said=(before, after))
     assert ordered == [after, "My shoe size is 42.", before]
+
+
+def test_a_value_named_only_to_compare_with_is_no_new_answer() -> None:
+    car = scored("I drive a Mini Cooper.", 0.8, 1)
+    boast = scored(
+        "my Mini is so much more fun than my brother-in-law's Audi A4, fight me", 0.75, 60
+    )
+    weather = scored("I love thunderstorms.", 0.2, 5)
+    vectors = np.stack([unit(1, 0.3, 0), unit(1, 0.5, 0.1), unit(0, 0, 1)])
+    ordered = current_first(
+        [car, boast, weather],
+        vectors,
+        OrderingConfig(rival_order=None, displaced_order=None),
+        query="What car do I drive?",
+    )
+    # The Audi is the brother-in-law's, named to compare: the Mini is no earlier answer.
+    assert [m.record.text for m in ordered][:2] == [boast.record.text, car.record.text]
+    assert all(m.latest is not False for m in ordered)
+
+
+@pytest.mark.parametrize(
+    ("text", "compared"),
+    [
+        ("my Mini is more fun than my brother-in-law's Audi A4, fight me", {"audi", "a4"}),
+        ("Unlike Tesco, Aldi never runs out of oat milk", {"tesco"}),
+        ("Leeds is cheap compared to London and the people are nicer", {"london"}),
+        # Said as the speaker's own elsewhere, or set aside rather than compared.
+        ("Tesco is pricier than Aldi, so I switched to Aldi", set()),
+        ("I get the FT rather than the Guardian", set()),
+        ("I moved to Leeds", set()),
+        # An amount's bound is the speaker's own figure; since when is no comparison.
+        ("I run more than 40 km a week now", set()),
+        ("happier than I've been in years since joining KPMG in March", set()),
+        # Compared with a time, a feeling or a doing: the speaker's own value may follow.
+        ("New job! I'm busier than ever at KPMG.", set()),
+        ("Nothing better than commuting on my new Brompton.", set()),
+        # The comparison's noun phrase ends where a preposition begins.
+        ("Moved out last month, life is slower than London in Norwich.", {"london"}),
+    ],
+)
+def test_compared_values_are_those_named_only_to_compare_with(
+    text: str, compared: set[str]
+) -> None:
+    assert compared_values(text) == compared

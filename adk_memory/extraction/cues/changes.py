@@ -36,6 +36,21 @@ _CEASED = (
     r"(?:emigrated|resigned|moved away|moved abroad)"
     r"(?=\s*(?:[.,;!?\u2014\u2013]|$)|\s+(?:so|last|this|recently|yesterday)\b))"
 )
+#: What a giving names that is no thing of the speaker's given up for good: a former or a
+#: spare one ("donated my old iPhone"), tickets or a pass for one event ("gave away my
+#: Arsenal tickets, can't make the derby"), or an illness ("passed the Covid on to the kids").
+_NOT_GIVEN = (
+    r"(?:old|spare|other|extra|second)\b"
+    r"|(?:[\w'-]+\s+){0,3}?(?:tickets?|passes|pass|covid|cold|flu|bug|virus|germs)\b"
+)
+#: A thing of the speaker's given, by its name: "the Golf", "my PS5" (a thing takes "the",
+#: "my" or "our"; a person does not: "Gave Emma away on Saturday" was her wedding).
+_GIVEN = r"(?:the|my|our) (?!(?:" + _NOT_GIVEN + r"))(?P<x>[^.,;!?]*?(?-i:[A-Z0-9])[^.,;!?]*?)"
+#: Nothing later in the clause makes the giving a while or a purpose ("for the weekend",
+#: "while I'm away", "to look after").
+_FOR_GOOD = (
+    r"(?![^.,;!?]*\b(?:for|while|till|until|to (?!(?:my|our|a|an|the|his|her|their)\b)\w+)\b)"
+)
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
     LazyPattern(p, re.IGNORECASE)
@@ -73,6 +88,14 @@ _DISPLACE = [
         r"\b(?:trading(?: in)?|swapping|replacing|ditching|quitting|selling|cancell?ing|closing|"
         rf"giving up(?: on)?|getting rid of) (?!(?:on|at|in|out|up|off|down)\b){_NP}{_NP_END}",
         r"^(?P<x>[^.,;!?]+?) and i (?:broke up|split up|separated)\b",
+        # A thing of the speaker's given away for good, named (`_GIVEN`): "gave the Vespa
+        # away", "donated my Kindle", "passed the Golf on to my son". Only in words that say
+        # for good: handing something over ("gave my iPhone to the Apple store", "handed the
+        # baby to my husband") is no end, nor is one given for a while or a purpose ("passed
+        # the guitar on to Tom for the last song").
+        rf"\b(?:(?:gave|given|giving) away|donated|donating) {_GIVEN}{_NP_END}{_FOR_GOOD}",
+        rf"\b(?:gave|given|giving) {_GIVEN} away\b{_FOR_GOOD}",
+        rf"\b(?:passed|handed|passing|handing) {_GIVEN} (?:on|down) to\b{_FOR_GOOD}",
         # An end said as a denial of the present, of holding or doing something ("I'm not
         # doing keto any more", "Leo doesn't go to Hillcrest anymore", "we're not with British
         # Gas any longer"). Not a feeling ("I don't trust Barclays any more"), a comparison
@@ -120,8 +143,12 @@ _TAKEN_BACK = LazyPattern(
 #: harder than it looks"), and not "I meant his brother": a person taken back for another
 #: would retire every memory naming them.
 _RETRACTED = LazyPattern(
-    r"\b(?:i (?:actually )?meant(?! to\b)(?!\s+(?:his|her|their|my|the other|someone)\b)|"
-    r"my mistake(?! was)|my bad|(?:got|had) (?:it|that|them) wrong|wrong one|"
+    # Not "I meant it when I said…", which only insists.
+    r"\b(?:i (?:actually )?meant(?! to\b)(?! it\b(?!'))"
+    r"(?!\s+(?:his|her|their|my|the other|someone)\b)|"
+    # "my bad" as an apology, not "my bad knee".
+    r"my mistake(?! was)|my bad(?=\s*(?:[,.;:!?\u2014\u2013-]|$)|\s+(?:lol|haha|sorry|again)\b)|"
+    r"(?:got|had) (?:it|that|them) wrong|wrong one|"
     r"mixed (?:them |it |those )?up|muddled|got (?:them |it )?confused|misspoke|"
     r"(?:that was|that's|it was|it's) my old)\b",
     re.IGNORECASE,

@@ -238,6 +238,35 @@ _SPEAKER_IN_PREDICATE = LazyPattern(
     r"\b(?:my|our)\b",
     re.IGNORECASE,
 )
+#: Where a second verb phrase of the same subject begins that only talks to the speaker:
+#: "dad finally upgraded to a Pixel 8 and keeps ringing me about it", "Tom switched to Tidal
+#: and says I should too" are dad's and Tom's news, though the speaker is the object of the
+#: second. Any other verb may act on the speaker ("the company restructured and moved me to
+#: Leeds", "my brother got a Tesla and sold his Golf to me"), "and gave me…" hands them
+#: something, and "and told me I'm…" tells their news: they go on with the speaker's.
+_NEXT_PREDICATE = LazyPattern(
+    r",?\s+(?:and|but)\s+(?:(?:then|now|still|also|always|keeps?|kept|won't stop|wont stop)\s+)*"
+    r"(?!(?:sent|sends)\s+(?:me|us)\b)"
+    r"(?:ring|call|phon|text|messag|email|whatsapp|tell|told|ask|nag|bug|pester|send|sent|"
+    r"say|said|reckon|think|thought|want|invit|remind|quiz|beg|warn|urge|moan|brag|boast)"
+    r"[a-z]*\b"
+    # What it tells of the speaker is the speaker's news ("emailed and told me I'm moving to
+    # the Leeds office"); only advice is not ("says I should too").
+    r"(?!(?:\s+(?:me|us))?(?:\s+that)?\s+(?:i|i'm|i've|i'll|we|we're|we've|we'll|my|our)\b"
+    r"(?!\s+(?:should|could|ought|must|might|need|have to|'d)\b))",
+    re.IGNORECASE,
+)
+
+
+def _speaker_in_predicate(text: str, start: int) -> bool:
+    """Whether the speaker is in the predicate that begins at `start`
+    (`_SPEAKER_IN_PREDICATE`), read up to a second verb phrase that only talks to them
+    (`_NEXT_PREDICATE`)."""
+    second = _NEXT_PREDICATE.search(text, start)
+    end = len(text) if second is None else second.start()
+    return _SPEAKER_IN_PREDICATE.search(text, start, end) is not None
+
+
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
 _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
@@ -453,7 +482,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
     if relation is not None and _NAMES_RELATION.match(text, relation.end()):
         # "My manager is Laura": who the speaker's manager is, a fact of the speaker's.
         return frozenset()
-    if relation is not None and _SPEAKER_IN_PREDICATE.search(text, relation.end()) is None:
+    if relation is not None and not _speaker_in_predicate(text, relation.end()):
         who = {relation.group("who")}
         if relation.group("of"):
             who.add(relation.group("of"))
@@ -477,7 +506,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             return frozenset({singular(match.group("what").lower())})
         return frozenset()
     kin = _NAMED_KIN_SUBJECT.match(text)
-    if kin is not None and _SPEAKER_IN_PREDICATE.search(text, kin.end()) is None:
+    if kin is not None and not _speaker_in_predicate(text, kin.end()):
         return person_words(f"{kin.group('name')} {kin.group('of')}")
     owner = _named_owner(text) if possessed else None
     if owner is not None:
@@ -485,15 +514,12 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         # is gorgeous" is no news of the speaker's car.
         return frozenset({owner})
     thing_subject = _THING_SUBJECT.match(text)
-    if (
-        thing_subject is not None
-        and _SPEAKER_IN_PREDICATE.search(text, thing_subject.end()) is None
-    ):
+    if thing_subject is not None and not _speaker_in_predicate(text, thing_subject.end()):
         return frozenset({singular(thing_subject.group("thing").lower())})
     if _PRONOUN_SUBJECT.match(text) and _FIRST_PERSON.search(text) is None:
         return frozenset({THIRD_PERSON})
     people = _PEOPLE_SUBJECT.match(text)
-    if people is not None and _SPEAKER_IN_PREDICATE.search(text, people.start("predicate")) is None:
+    if people is not None and not _speaker_in_predicate(text, people.start("predicate")):
         return frozenset({people.group("group").lower() if people.group("group") else THIRD_PERSON})
     named = _NAME_SUBJECT.match(text)
     if (
@@ -512,7 +538,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
         and not named.group("name").endswith(("ed", "ing", "ly"))
         # A word stretched in chat is no name: "sooo left google", "annnd switched".
         and _STRETCHED.search(named.group("name")) is None
-        and _SPEAKER_IN_PREDICATE.search(text, named.start("predicate")) is None
+        and not _speaker_in_predicate(text, named.start("predicate"))
     ):
         return frozenset({named.group("name").lower()})
     return frozenset()

@@ -33,9 +33,16 @@ def content_words(text: str) -> set[str]:
     return {singular(w) for w in words if w and w not in _STOP} - _STOP
 
 
+#: Endings whose "s" is the word's own (`singular`).
+_OWN_S = ("ss", "us", "sis", "itis", "nnis")
+
+
 def singular(word: str) -> str:
-    """`word` without a plural's "s" ("cats" → "cat"); "glass" and short words keep theirs."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+    """`word` without a plural's "s" ("cats" → "cat", "taxis" → "taxi"); short words keep
+    theirs, and so do words whose "s" is their own: "glass", nearly every word in "-us"
+    ("Octopus", "bonus", "campus"; "menus" read apart is the lesser harm), and the nouns in
+    "-sis", "-itis" and "-nnis" ("thesis", "arthritis", "tennis")."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith(_OWN_S):
         return word[:-1]
     return word
 

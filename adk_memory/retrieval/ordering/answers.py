@@ -125,7 +125,7 @@ def one_answer(reading: Reading, i: int, j: int) -> bool:
         return False
     # What the query itself names ("GP" of "Who's my GP?") is no value of either answer.
     old_values = reading.values[o] - reading.query_values
-    new_values = reading.values[n] - reading.values[o] - reading.query_values
+    new_values = reading.new_values(n, o) - reading.query_values
     shared = {kind_of(v) for v in new_values} & {kind_of(v) for v in old_values}
     if not shared or (shared == {"time"} and not _times_of_one_thing(reading, n, o)):
         return False
@@ -250,7 +250,7 @@ def answer_pair(reading: Reading, i: int, j: int, config: OrderingConfig) -> boo
     o = j if n == i else i
     # "I stopped taking the antibiotics" is near "I'm allergic to penicillin" but shares no
     # word with it and names no value: it answers nothing about the allergy.
-    names_new = bool(reading.values[n] - reading.values[o] - reading.words[o])
+    names_new = bool(reading.new_values(n, o) - reading.words[o])
     later, earlier = reading.ranked[n].breakdown.cosine, reading.ranked[o].breakdown.cosine
     if not reading.answers[o]:
         return False
@@ -353,6 +353,6 @@ def corrected(reading: Reading, i: int, j: int) -> bool:
     earlier one never held, so it answers nothing now."""
     n = later_of(reading, i, j)
     o = j if n == i else i
-    if not corrects(reading.bodies[n]) or not reading.values[n] - reading.values[o]:
+    if not corrects(reading.bodies[n]) or not reading.new_values(n, o):
         return False
     return answers_about_one_person(reading, n, o)

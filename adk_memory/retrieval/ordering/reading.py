@@ -144,6 +144,36 @@ def values_in(text: str) -> frozenset[str]:
     return frozenset(values | days)
 
 
+#: A thing named only to compare with: "my Mini is more fun than my brother-in-law's Audi
+#: A4", "unlike Tesco", "compared to Leeds": the words after the comparison, up to where its
+#: noun phrase ends (a preposition, a conjunction, a punctuation mark). Not "rather than" or
+#: "other than", which set aside ("the FT rather than the Guardian"); not an amount's bound
+#: ("more than 40 km a week" is the speaker's own figure); and not a comparison with a time,
+#: a feeling or a doing, after which the speaker's own value may follow ("busier than ever
+#: at KPMG", "more than I expected here in York", "nothing better than commuting on my new
+#: Brompton").
+_COMPARED_WITH = re.compile(
+    r"(?:(?<!\brather )(?<!\bother )\bthan|\bunlike|\bcompared (?:to|with)|\bversus|\bvs)\b\.?"
+    r"(?!\s+(?:about\s+|around\s+)?[£$€]?\d)"
+    r"(?!\s+(?:ever|before|usual|expected|anything|anyone|anybody|nothing|i|i'm|i've|i'd|we|"
+    r"we've|you|it|that|this|what|when|my new|our new|[a-z]+ing)\b)"
+    r"(?:\s+(?!(?:in|at|on|here|there|for|with|from|to|by|and|but|so|since|as|when|which|"
+    r"now|because|after|where|who)\b)[\w'&-]+){1,5}",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def compared_values(text: str) -> frozenset[str]:
+    """The values `text` names only as what something is compared with ("my Mini is more
+    fun than my brother-in-law's Audi A4" → {"audi", "a4"}): no value it states of its own.
+    One it also states elsewhere stays its own ("Tesco's pricier than Aldi, so I switched
+    to Aldi")."""
+    if _COMPARED_WITH.search(text) is None:
+        return frozenset()
+    return values_in(text) - values_in(_COMPARED_WITH.sub(" ", text))
+
+
 def topic_words(text: str) -> frozenset[str]:
     """The words that name what `text` is about, kin terms folded ("Gran" is "grandmother"),
     pronoun contractions aside."""
@@ -227,6 +257,8 @@ class Reading:
         self.says_change = [lasting_change(body) for body in self.bodies]
         #: Names and numbers each memory states ("MacBook", "40"), in lower case.
         self.values = [values_in(body) for body in self.bodies]
+        #: Of those, the ones each names only to compare with (`compared_values`).
+        self.compared = [compared_values(body) for body in self.bodies]
         #: The words that name what each memory is about (`topic_words`).
         self.words = [topic_words(body) for body in self.bodies]
         #: The query's own words: two answers sharing only those share the topic asked about
@@ -264,6 +296,13 @@ class Reading:
             self._find_nearest()
         self.similar_cosine = config.same_question_cosine
         self.asked_word_margin = config.asked_word_margin
+
+    def new_values(self, n: int, o: int) -> frozenset[str]:
+        """The values the later statement `n` states that the earlier `o` does not, less
+        those it names only to compare with: "my Mini is more fun than my brother-in-law's
+        Audi A4" names no new car. The earlier's comparisons still count as its values
+        ("I shop at Aldi, much cheaper than Tesco" has said Tesco)."""
+        return self.values[n] - self.values[o] - self.compared[n]
 
     def _find_nearest(self) -> None:
         answers = [i for i in self.datable if self.answers[i]]
@@ -331,7 +370,7 @@ def value_clause(reading: Reading, n: int, o: int) -> str:
     manager quit in January, and I left Deloitte for KPMG"). The whole statement when no
     clause names a new value."""
     body = reading.bodies[n]
-    new_values = reading.values[n] - reading.values[o]
+    new_values = reading.new_values(n, o)
     naming = [c for c in split_conjoined(body) if values_in(c) & new_values] if new_values else []
     for clause in naming:
         if not subject_words(clause, possessed=True) and reported_about(clause) is None:

@@ -149,7 +149,7 @@ def _rival_features(
     old, new = reading.ranked[o], reading.ranked[n]
     best = max((m.breakdown.cosine for m in reading.ranked), default=0.0)
     scale = best if best > 0 else 1.0
-    new_values = reading.values[n] - reading.values[o]
+    new_values = reading.new_values(n, o)
     days = (new.record.stated_at - old.record.stated_at).total_seconds() / 86_400
     values = {
         "later_query_share": new.breakdown.cosine / scale,
@@ -205,9 +205,7 @@ def _names_no_answer(reading: Reading, n: int, o: int) -> bool:
     # A change told in words names its value in lower case as often as not ("Got promoted to
     # senior analyst", "I've gone over to sparkling water"): read as naming an answer.
     return not (
-        reading.values[n] - reading.values[o]
-        or _changes(reading, n, o)
-        or told_as_begun(reading.bodies[n])
+        reading.new_values(n, o) or _changes(reading, n, o) or told_as_begun(reading.bodies[n])
     )
 
 

@@ -105,7 +105,7 @@ def may_stand_in(reading: Reading, i: int, j: int) -> bool:
         return False
     if reading.current[n] or (reading.planned[n] and reading.planned[o]):
         return True
-    new_values = reading.values[n] - reading.values[o]
+    new_values = reading.new_values(n, o)
     return bool(new_values) and any(
         values_in(clause) & new_values and reads_current(cues(clause), clause)
         for clause in split_conjoined(reading.bodies[n])
@@ -135,7 +135,7 @@ def holds_beside(reading: Reading, n: int, o: int) -> bool:
         # Porsche 911" ("into my boyfriend's flat in Leeds" still says where the speaker
         # lives).
         return True
-    new_values = reading.values[n] - reading.values[o]
+    new_values = reading.new_values(n, o)
     told_of = [
         m.group("content")
         for m in _MEDIA_CONTENT.finditer(clause)
@@ -201,9 +201,7 @@ _DENIED = re.compile(r"(?:\b(?:not|never)\b|n't\b)(?!.*\bany ?more\b)", re.IGNOR
 def names_another_value(reading: Reading, n: int, o: int) -> bool:
     """Whether the later statement names a value of a kind the earlier names, and does not
     go on about the earlier's."""
-    if not {kind_of(v) for v in reading.values[n] - reading.values[o]} & {
-        kind_of(v) for v in reading.values[o]
-    }:
+    if not {kind_of(v) for v in reading.new_values(n, o)} & {kind_of(v) for v in reading.values[o]}:
         # A value of another kind answers another question: "I drive to work on Mondays"
         # says when, not what "I drive a VW Golf" says.
         return False

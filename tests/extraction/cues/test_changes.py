@@ -87,6 +87,28 @@ def test_ends_names_what_is_gone() -> None:
         assert not ends(text, state), text
 
 
+def test_a_thing_given_away_for_good_is_gone() -> None:
+    phone = "My phone is a Pixel 6, the battery is getting tired."
+    assert ends("Got an iPhone 15 and gave the Pixel away.", phone)
+    assert ends("Donated my Pixel to the charity shop.", phone)
+    assert ends("Passed the Pixel on to Dad.", phone)
+    # Handed over, given for a while or a purpose, someone else's giving, or what it was
+    # given: no end.
+    assert not ends("Gave my Pixel to the Apple store for a screen repair.", phone)
+    assert not ends("Gave the Pixel to my nephew.", phone)
+    assert not ends("Passed the Pixel on to Mum for the weekend.", phone)
+    assert not ends("Handed the Pixel down to my son to try out.", phone)
+    assert not ends("My sister gave her Pixel away.", phone)
+    assert not ends("Gave the Pixel a factory reset.", phone)
+    assert not ends("Gave it away.", phone)
+    # A former or spare one, tickets for one event, an illness, a person: no end.
+    assert not ends("Finally donated my old Pixel, it was sitting in a drawer.", phone)
+    assert not ends("gave away my Arsenal tickets, can't make the derby", "I have Arsenal tickets.")
+    assert not ends("passed the Covid on to the kids", "I've got Covid.")
+    assert not ends("Gave Emma away on Saturday, proudest day of my life.", "My daughter is Emma.")
+    assert not ends("donated to Oxfam", "I give to Oxfam monthly.")
+
+
 def test_ending_one_item_does_not_end_the_state() -> None:
     assert not ends("Sold the motorbike.", "I have a car and a motorbike.")
     assert ends("Sold the Golf.", "I drive a VW Golf, it's ancient but reliable.")
@@ -319,6 +341,12 @@ def test_a_correction_says_the_speaker_had_it_wrong() -> None:
         "The best thing about Leeds is actually the food, not the nightlife.",
     ):
         assert not corrects(text), text
+    # Insisting and apologising for something else are no corrections.
+    assert not corrects("I meant it when I said the sound is better on Tidal.")
+    assert not corrects("Was on a borrowed iPhone all weekend, my bad for the slow replies.")
+    assert not corrects("my bad knee made the stairs a nightmare")
+    assert corrects("my bad, the flight is on the 5th")
+    assert corrects("I actually meant it's the 5th")
 
 
 def test_a_guess_after_an_end_leaves_it_an_end() -> None:

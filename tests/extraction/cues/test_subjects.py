@@ -160,6 +160,11 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         ("Until March, my brother lived in Leeds.", {"brother"}),
         ("Despite the weather, Mum drove to York.", {"mother"}),
         ("Within a week, Priya had moved to Bergen.", {"priya"}),
+        # The speaker only in a second verb phrase of the same subject: still theirs.
+        ("dad finally upgraded to a Pixel 8 and keeps ringing me about it", {"father"}),
+        ("My friend lives in Oslo and keeps telling me to visit.", {"friend"}),
+        ("Tom switched to Tidal and says I should too", {"tom"}),
+        ("my sister moved to Leeds and asked me to feed her cat", {"sister"}),
     ],
 )
 def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who: set[str]) -> None:
@@ -172,6 +177,16 @@ def test_someone_else_is_the_subject_whatever_stands_around_them(text: str, who:
         # The speaker in the predicate, or among the subjects: the speaker's news.
         "Ravi sold me his old bike.",
         "Tom and I moved to Leeds.",
+        # "and" going on with the speaker, a thing of theirs, a gift to them, or a second verb
+        # that acts on them rather than only talking to them.
+        "My partner and I moved to Leeds.",
+        "Tom sold his car and my bike.",
+        "Mum got a new iPhone and gave me her old Pixel.",
+        "the company restructured and moved me to the Leeds office",
+        "my brother got a Tesla and sold his Golf to me for a grand",
+        "my wife got a job in Bristol and moved us all down there in May",
+        "My boss emailed and told me I'm moving to the Leeds office from Monday",
+        "weekend was lovely, fish and chips after. back to reality though - I'm deputy head now",
         # Naming who fills a role of the speaker's.
         "Tom is my manager since the reorg.",
         "The company moved me to the Leeds office.",

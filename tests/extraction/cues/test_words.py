@@ -11,6 +11,15 @@ def test_a_possessive_is_no_plural() -> None:
     assert content_words("two cats") == {"two", "cat"}
 
 
+def test_a_word_whose_s_is_its_own_keeps_it() -> None:
+    assert content_words("my thesis deadline") == {"thesis", "deadline"}
+    assert content_words("tennis with Marcus for my arthritis") >= {"tennis", "marcus", "arthritis"}
+    assert content_words("our energy is with Octopus") >= {"octopus"}
+    # A plural of a word in "-i" is still a plural.
+    assert content_words("no more taxis") >= {"taxi"}
+    assert content_words("three dogs and a glass") >= {"dog", "glass"}
+
+
 def test_items_negation_and_speaker_label() -> None:
     assert split_items("horror and sci-fi") == ["horror", "sci-fi"]
     assert split_items("My knee is bad, I'm on ibuprofen", commas=False) == [
