@@ -100,7 +100,7 @@ def group_reading(
     reading: Reading, config: OrderingConfig, settled: Collection[str]
 ) -> list[Group]:
     found: list[tuple[Evidence, int, int, int | None]] = []
-    for i, j in reading.pairs():
+    for i, j in reading.pairs:
         evidence, change = _evidence(reading, i, j, config, settled)
         if evidence is not None:
             found.append((evidence, i, j, change))

@@ -320,10 +320,12 @@ class Reading:
     def cosine(self, i: int, j: int) -> float:
         return float(self.gram[i, j])
 
-    def pairs(self) -> list[tuple[int, int]]:
+    @functools.cached_property
+    def pairs(self) -> tuple[tuple[int, int], ...]:
         """The pairs (i < j) any evidence could join, found without reading every pair: a
         memory and its nearest answer (a change, two related answers), nearly the same
-        sentence, the same slot. Recall may return a thousand memories."""
+        sentence, the same slot. Recall may return a thousand memories; found once, read by
+        the rules' grouping and by the learned weighings."""
         found: set[tuple[int, int]] = set()
         for i in self.datable:
             j = self.nearest[i]
@@ -354,7 +356,7 @@ class Reading:
                 by_slot.setdefault(slot, []).append(i)
         for members in by_slot.values():
             found.update((i, j) for at, i in enumerate(members) for j in members[at + 1 :])
-        return sorted(found)
+        return tuple(sorted(found))
 
 
 def later_of(reading: Reading, i: int, j: int) -> int:

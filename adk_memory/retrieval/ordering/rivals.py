@@ -338,7 +338,7 @@ class PairReadings:
         message (said at once, in no order); found once, read by both weighings."""
         reading = self.reading
         found = []
-        for i, j in reading.pairs():
+        for i, j in reading.pairs:
             if reading.said[i] != reading.said[j]:
                 n = later_of(reading, i, j)
                 found.append((n, j if n == i else i))
