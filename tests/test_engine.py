@@ -1307,6 +1307,15 @@ async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
             "my first cat Socks lived to 19, which is wild for a moggy",
             "What's my cat's name?",
         ),
+        # Someone who serves the speaker by trade has a life of their own.
+        ("I drive a VW Golf.", "The mechanic drives a Tesla.", "What car do I drive?"),
+        ("I live in Manchester.", "The landlord is moving to Spain.", "Where do I live?"),
+        # Someone else acting on a thing like the speaker's: theirs.
+        (
+            "My energy supplier is Octopus.",
+            "My sister switched the energy to EDF.",
+            "Who is my energy supplier?",
+        ),
     ],
 )
 async def test_a_look_alike_never_goes_above_the_answer_to_a_one_value_question(
@@ -1316,6 +1325,23 @@ async def test_a_look_alike_never_goes_above_the_answer_to_a_one_value_question(
     assert (await engine.get(first)).status is Status.ACTIVE
     assert ranked[0].record.id == first
     assert ranked[0].latest is not False
+
+
+async def test_what_someone_who_serves_the_speaker_does_to_their_thing_is_their_news(
+    engine: MemoryEngine, clock: FixedClock
+) -> None:
+    ranked, rent, raised = await _later(
+        engine,
+        clock,
+        "My rent is £1,200 a month.",
+        "My landlord put the rent up to £1,300 a month.",
+        "How much is my rent?",
+    )
+    # The landlord is someone, yet raising the speaker's rent is the speaker's news: the
+    # raise answers first, the old rent is kept and marked earlier.
+    assert ranked[0].record.id == raised and ranked[0].latest is True
+    assert {m.record.id: m.latest for m in ranked}[rent] is False
+    assert (await engine.get(rent)).status is Status.ACTIVE
 
 
 async def test_a_change_said_of_someone_else_displaces_nothing(

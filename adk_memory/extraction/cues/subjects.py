@@ -10,6 +10,13 @@ from adk_memory.extraction.cues.words import CAPITALISED_TITLE, TITLE, content_w
 from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import GENERIC_VALUES, HEAD_ATTRIBUTE
 
+#: People who serve the speaker by trade: relations like a neighbour ("The mechanic drives
+#: a Tesla" is no news of the speaker's car), whose dealings with the speaker's own things
+#: are the speaker's news all the same ("The plumber moved it to the 19th").
+TRADES = frozenset(
+    "landlord landlady mechanic plumber builder electrician cleaner nanny childminder "
+    "instructor headteacher receptionist optician pharmacist gardener carer".split()
+)
 #: Nouns naming a person the speaker relates to (a subject of its own, not an attribute).
 RELATION_NOUNS = (
     r"sister|brother|sibling|mum|mom|mother|dad|father|parents|wife|husband|partner|boyfriend|"
@@ -18,6 +25,8 @@ RELATION_NOUNS = (
     r"grandpa|grandparents|colleague|coworker|co-worker|boss|manager|team lead|mentor|mates?|"
     r"pal|bestie|bf|gf|bro|sis|hubby|teammate|classmate|client|therapist|coach|tutor|intern|"
     r"trainee|apprentice|"
+    # Who serves someone by trade is someone too (`TRADES`).
+    rf"{'|'.join(sorted(TRADES))}|"
     # A child by their place among siblings ("My eldest switched courses").
     r"eldest|youngest|oldest|twins?|stepson|stepdaughter|stepmum|stepmom|stepdad|in-laws"
 )

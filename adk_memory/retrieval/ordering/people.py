@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from adk_memory.extraction.cues import (
     HEDGES,
     THIRD_PERSON,
+    TRADES,
+    content_words,
     includes,
     is_relation,
     person_words,
@@ -63,6 +65,10 @@ def same_person(
     who_new = subject_words(newer, possessed=True)
     if not who_new:
         return not who_old or (naming and _names(who_old, newer))
+    if not who_old and who_new <= TRADES and _acts_on_the_speakers_thing(newer, older):
+        # "The landlord put the rent up to £1,300" after "My rent is £1,200": what someone
+        # who serves the speaker does to the speaker's own thing is the speaker's news.
+        return True
     if who_old:
         if who_new == {THIRD_PERSON} or who_new <= who_old or includes(who_new, who_old):
             return True
@@ -94,6 +100,37 @@ def _reports_the_speakers_thing(clause: str, older: str) -> bool:
         return False
     thing = person_words(found.group("thing"))
     return bool(thing) and not any(map(is_relation, thing)) and thing <= person_words(older)
+
+
+#: A thing named after "the", "my" or "our", and the word after it: "put the rent up",
+#: "moved my driving lessons".
+_DETERMINED = re.compile(r"\b(?:the|my|our)\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)", re.I)
+#: The same after "my" or "our" only: a thing the speaker calls theirs.
+_OWNED = re.compile(r"\b(?:my|our)\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)", re.I)
+#: A thing already spoken of, moved or changed: "moved it to the 19th", "pushed them back",
+#: "upping it to £950" (not "loves it").
+_ACTS_ON_IT = re.compile(
+    r"\b(?:mov|push|put|chang|cut|bring|brought|reschedul|cancel|extend|upp|up|rais|dropp|"
+    r"lower|switch|swapp|shift|bump)(?:e|ed|es|s|ing|ting|ped|ping|led|ling)?\s+(?:it|them)\b",
+    re.IGNORECASE,
+)
+#: Someone else's own, however it is named: "the flat he had", "the bank she uses".
+_THEIRS = re.compile(r"\b(?:he|she|his|her|him|they|their|them|themselves)\b", re.I)
+
+
+def _acts_on_the_speakers_thing(newer: str, older: str) -> bool:
+    """Whether a statement has its subject act on a thing the speaker's earlier statement
+    calls theirs ("landlord put the rent up to 1,300" after "my rent is 1,200") or on "it"
+    ("The plumber moved it to the 19th" after "My boiler service is booked for the 12th");
+    not "the mechanic drives a Tesla" after "I drive a VW Golf", nor a thing named as theirs
+    ("the van he had")."""
+    if _ACTS_ON_IT.search(newer) is not None:
+        return True
+    if _THEIRS.search(newer) is not None:
+        return False
+    acted_on = content_words(" ".join(m.group("thing") for m in _DETERMINED.finditer(newer)))
+    owned = content_words(" ".join(m.group("thing") for m in _OWNED.finditer(older)))
+    return bool(acted_on & (owned - TRADES))
 
 
 #: Someone named beside the speaker or as where the speaker is ("with one flatmate", "and my

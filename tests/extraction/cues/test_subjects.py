@@ -226,6 +226,12 @@ def test_the_speakers_own_news_has_no_other_subject(text: str) -> None:
     assert subject_words(text) == frozenset()
 
 
+def test_someone_who_serves_the_speaker_by_trade_is_someone() -> None:
+    assert subject_words("The mechanic drives a Tesla.") == frozenset({"mechanic"})
+    assert subject_words("landlord is moving to Spain") == frozenset({"landlord"})
+    assert subject_words("Our cleaner retired last month.") == frozenset({"cleaner"})
+
+
 def test_person_words_fold_kin_terms_and_spell_out_groups() -> None:
     assert {"mother", "father"} <= person_words("My parents live in Cork.")
     assert "grandmother" in person_words("My gran lives with my uncle.")
