@@ -102,11 +102,15 @@ def _reports_the_speakers_thing(clause: str, older: str) -> bool:
     return bool(thing) and not any(map(is_relation, thing)) and thing <= person_words(older)
 
 
-#: A thing named after "the", "my" or "our", and the word after it: "put the rent up",
-#: "moved my driving lessons".
-_DETERMINED = re.compile(r"\b(?:the|my|our)\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)", re.I)
+def _thing_after(determiners: str) -> re.Pattern[str]:
+    """A thing named after one of `determiners`, and the word after it ("the rent up")."""
+    return re.compile(rf"\b(?:{determiners})\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)", re.I)
+
+
+#: A thing named after "the", "my" or "our": "put the rent up", "moved my driving lessons".
+_DETERMINED = _thing_after("the|my|our")
 #: The same after "my" or "our" only: a thing the speaker calls theirs.
-_OWNED = re.compile(r"\b(?:my|our)\s+(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)", re.I)
+_OWNED = _thing_after("my|our")
 #: A thing already spoken of, moved or changed: "moved it to the 19th", "pushed them back",
 #: "upping it to £950" (not "loves it").
 _ACTS_ON_IT = re.compile(
@@ -128,9 +132,12 @@ def _acts_on_the_speakers_thing(newer: str, older: str) -> bool:
         return True
     if _THEIRS.search(newer) is not None:
         return False
-    acted_on = content_words(" ".join(m.group("thing") for m in _DETERMINED.finditer(newer)))
-    owned = content_words(" ".join(m.group("thing") for m in _OWNED.finditer(older)))
-    return bool(acted_on & (owned - TRADES))
+    return bool(_things(_DETERMINED, newer) & (_things(_OWNED, older) - TRADES))
+
+
+def _things(pattern: re.Pattern[str], text: str) -> set[str]:
+    """The content words of the things `pattern` finds in `text`."""
+    return content_words(" ".join(m.group("thing") for m in pattern.finditer(text)))
 
 
 #: Someone named beside the speaker or as where the speaker is ("with one flatmate", "and my
