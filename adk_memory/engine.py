@@ -135,8 +135,9 @@ class MemoryEngine:
     ) -> WriteOutcome:
         """Stores one explicit memory, reconciled against what is known.
 
-        The text is kept as given; when it states a known slot ("I moved to Munich"), the
-        slot is attached so later updates can supersede it.
+        The text is kept as given; when it states one known slot ("I moved to Munich"),
+        the slot is attached so later updates can supersede it. A text that says more than
+        one thing of its own is never superseded whole (`reconcile.rules.relate`).
 
         Args:
             scope: Whose memory.
@@ -156,7 +157,12 @@ class MemoryEngine:
             raise InvalidInputError("confidence must be between 0 and 1")
         event = InputEvent(author=author, text=text, timestamp=stated_at, role="user")
         extracted = await self.extractor.extract([event])
-        slot = next((f for f in extracted.facts if f.kind is not Kind.EPISODIC), None)
+        stated = [f for f in extracted.facts if f.kind is not Kind.EPISODIC]
+        # A text that states several slots ("Hi! I'm Sam. I live in Berlin and I write
+        # Java") is no one slot's statement: filed under the first, it would read as a
+        # name alone.
+        several = len({(f.subject, f.predicate) for f in stated}) > 1
+        slot = stated[0] if stated and not several else None
         base = slot or Fact(
             subject=author.lower(),
             predicate="said",

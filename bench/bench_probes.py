@@ -2,7 +2,7 @@
 later remark that changes nothing stay below the fact?
 
 Each probe is a fact, a later statement 40 days on, and a query about the fact
-(`bench/probes/probes.json`, written by two reviewers). Five unrelated facts of the same user
+(`bench/probes/probes.json`, written by reviewers). Five unrelated facts of the same user
 surround the fact; every statement is a user message in its own session, ingested through
 `MemoryEngine.ingest` (local extractor and classifier, sqlite, the bundled embeddings), and the
 query recalls the top 5. Each probe runs twice on the same store: with the shipped ordering, and

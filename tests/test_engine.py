@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
@@ -187,6 +188,38 @@ async def test_compatible_facts_are_both_kept(
     b = await _say(engine, clock, second)
     assert (a.decision, b.decision) == (Decision.ADD, Decision.ADD)
     assert (await engine.get(a.id)).status is Status.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I live in Berlin with my wife and we both work at Siemens.", "I moved to Munich."),
+        ("I live in Berlin and work at Siemens as an engineer.", "I moved to Munich."),
+        (
+            "Hi! I am Sam. I live in Berlin and I mostly write Java at work.",
+            "Please call me Samuel from now on.",
+        ),
+    ],
+)
+async def test_a_remembered_text_saying_more_than_one_slot_is_never_superseded_whole(
+    engine: MemoryEngine, clock: FixedClock, first: str, second: str
+) -> None:
+    """A new value of one slot it states would hide the rest of what it says."""
+    a = await _say(engine, clock, first)
+    await _say(engine, clock, second, days=30)
+    assert (await engine.get(a.id)).status is Status.ACTIVE
+
+
+async def test_a_move_leaves_the_job_said_in_the_same_sentence(engine: MemoryEngine) -> None:
+    """ "I live in Berlin and work at Siemens" is two facts: a move supersedes one."""
+    said = [(0, "I live in Berlin and work at Siemens as an engineer."), (30, "I moved to Munich.")]
+    work = await _conversation(engine, said, "Where do I work?")
+    assert any("Siemens" in m.record.text for m in work)
+    active = (await engine.list(ALICE, statuses=[Status.ACTIVE])).records
+    assert {r.predicate: r.object for r in active}.items() >= {
+        "works_at": "Siemens",
+        "lives_in": "Munich",
+    }.items()
 
 
 async def test_restated_fact_is_noop_and_reinforces(
@@ -494,6 +527,12 @@ async def test_a_change_no_rule_understands_still_puts_the_current_value_first(
         ("I drive a VW Golf.", "Tom's driving a Tesla Model 3 now.", "What car do I drive?"),
         ("I weigh 80kg.", "Bruno's down to 29kg after the diet.", "How much do I weigh?"),
         ("I weigh 80kg.", "The dog's down to 29kg now.", "How much do I weigh?"),
+        # Values of another known kind: clouds are no phone.
+        (
+            "My phone is an iPhone 13.",
+            "We moved from AWS to Azure at work.",
+            "What phone do I have?",
+        ),
         # A passing moment says nothing about the lasting answer.
         (
             "I have a golden retriever called Max.",
@@ -511,6 +550,124 @@ async def test_everyday_remarks_never_push_a_true_fact_down(
     [kept] = [m for m in ranked if m.record.id == first.id]
     assert kept.latest is not False
     assert ranked[0].record.id == first.id
+
+
+async def _conversation(
+    engine: MemoryEngine, said: Sequence[tuple[int, str]], probe: str
+) -> list[ScoredMemory]:
+    """Ingests what the user said, (day, text) each, and recalls `probe` the day after."""
+    events = [
+        InputEvent(
+            id=f"e{i}",
+            author="user",
+            text=text,
+            timestamp=T0 + timedelta(days=days, minutes=i),
+            session_id=f"s{days}",
+        )
+        for i, (days, text) in enumerate(said)
+    ]
+    await engine.ingest(ALICE, events)
+    last = max(days for days, _ in said)
+    return await engine.recall(ALICE, probe, top_k=5, now=T0 + timedelta(days=last + 1))
+
+
+@pytest.mark.parametrize(
+    ("said", "probe", "answer"),
+    [
+        # A query naming a closed kind ("programming language") is not answered by a later
+        # statement naming no value of it, filed under another slot or naming another kind.
+        (
+            [
+                (0, "I live in Berlin and I mostly write Java at work."),
+                (0, "I drive a VW Golf to work."),
+                (0, "Our office is on the 4th floor, right by Alexanderplatz."),
+                (130, "Big news: we migrated everything from Java to Go."),
+                (240, "Traded in the Golf for an e-bike, best decision this year."),
+                (240, "The company moved our team to a new office by the Isar."),
+            ],
+            "What programming language do I use at work?",
+            "from Java to Go.",
+        ),
+        # Values of another known kind: clouds are no phone, a phone is no laptop, a music
+        # service is no cloud.
+        (
+            [(0, "My phone is an iPhone 13."), (60, "We moved from AWS to Azure at work.")],
+            "What phone do I have?",
+            "an iPhone 13.",
+        ),
+        (
+            [
+                (0, "My laptop's a Dell XPS 13"),
+                (60, "switched my phone to an iPhone, android was doing my head in"),
+            ],
+            "What laptop do I have?",
+            "a Dell XPS 13",
+        ),
+        (
+            [
+                (0, "Our whole stack at work is on Azure"),
+                (60, "switched to Deezer, spotify's price hike was the last straw"),
+            ],
+            "What cloud provider do we use at work?",
+            "is on Azure",
+        ),
+    ],
+)
+async def test_a_later_statement_naming_values_of_another_kind_is_no_answer(
+    engine: MemoryEngine, said: list[tuple[int, str]], probe: str, answer: str
+) -> None:
+    ranked = await _conversation(engine, said, probe)
+    assert ranked[0].record.text.endswith(answer)
+    assert all(m.latest is not False for m in ranked if m.record.text.endswith(answer))
+
+
+@pytest.mark.parametrize(
+    ("said", "probe", "answer"),
+    [
+        (
+            [(0, "I mostly write Java at work."), (60, "We're all on Gleam at work now.")],
+            "What programming language do I use at work?",
+            "on Gleam at work now.",
+        ),
+        (
+            [(0, "My phone is an iPhone 13."), (60, "Got a Nokia 3310 now, loving the battery.")],
+            "What phone do I have?",
+            "loving the battery.",
+        ),
+        # Beside a name the lexicon lacks, a value of another kind is the reason given.
+        (
+            [
+                (0, "I use VS Code for everything"),
+                (60, "switched to Rider cos everything at work is C# now"),
+            ],
+            "What editor do I use?",
+            "is C# now",
+        ),
+        (
+            [
+                (0, "firefox is my browser, been loyal for years"),
+                (60, "gave up and use Samsung Internet on my Galaxy now, it's just there"),
+            ],
+            "What web browser do I use?",
+            "it's just there",
+        ),
+        # A laptop says which system it runs.
+        (
+            [
+                (0, "I run Windows 11 on my desktop"),
+                (60, "switched to a MacBook last month, never going back"),
+            ],
+            "What operating system do I use?",
+            "never going back",
+        ),
+    ],
+)
+async def test_a_later_value_the_lexicon_lacks_still_answers_the_kind_asked_for(
+    engine: MemoryEngine, said: list[tuple[int, str]], probe: str, answer: str
+) -> None:
+    """A value no lexicon knows may be of any kind: it still comes first."""
+    ranked = await _conversation(engine, said, probe)
+    assert ranked[0].record.text.endswith(answer)
 
 
 @pytest.mark.parametrize(

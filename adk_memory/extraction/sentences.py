@@ -71,8 +71,25 @@ def split_sentences(text: str) -> list[str]:
 _CO_SUBJECT = re.compile(r"^(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w*)?|(?-i:[A-Z])\w+)$", re.I)
 
 
+#: Verbs of a lasting state or habit a first-person clause goes on with, its subject left
+#: out: "I live in Berlin and work at Siemens", "I drive a Golf and ride a Vespa at weekends".
+_STATE_VERBS = (
+    r"(?:live|work|drive|ride|write|code|program|use|speak|study|teach|own|rent|bank|commute|"
+    r"cycle|play|support|train|volunteer|attend|have|love|like|prefer|go)"
+)
+_ADVERB = r"(?:(?:also|still|now|currently|mostly|mainly|usually|actually)\s+)?"
+#: A clause that opens with the speaker doing one of those, in the present: "I live in…",
+#: "we mostly work…". Not "I want to live…" or "I'd love to work…": only a stated state
+#: shares its subject with the verb after "and".
+_FIRST_PERSON_STATE = re.compile(rf"^(?:i|we)\s+{_ADVERB}{_STATE_VERBS}\b", re.IGNORECASE)
+#: "and" before another such verb: where the second clause with the same subject begins.
+_AND_STATE = re.compile(rf",?\s+and\s+(?={_ADVERB}{_STATE_VERBS}\b)", re.IGNORECASE)
+
+
 def split_clauses(sentence: str) -> list[str]:
-    """First-person clauses of a sentence ("I live in Berlin and I write Java" → two)."""
+    """First-person clauses of a sentence ("I live in Berlin and I write Java" → two), and
+    those that go on without repeating the subject ("I live in Berlin and work at Siemens"
+    → "I live in Berlin", "work at Siemens")."""
     masked = mask(sentence)
     clauses: list[str] = []
     at = 0
@@ -87,7 +104,15 @@ def split_clauses(sentence: str) -> list[str]:
     tail = masked[at:].strip(" ,")
     if tail:
         clauses.append(tail)
-    return [unmask(c) for c in clauses]
+    return [unmask(part) for clause in clauses for part in _same_subject_clauses(clause)]
+
+
+def _same_subject_clauses(clause: str) -> list[str]:
+    """A first-person clause of a state split where "and" goes on with another state of the
+    same subject; any other clause whole."""
+    if _FIRST_PERSON_STATE.match(clause) is None:
+        return [clause]
+    return [part.strip(" ,") for part in _AND_STATE.split(clause) if part.strip(" ,")]
 
 
 __all__ = ["mask", "split_clauses", "split_sentences", "unmask"]

@@ -4,6 +4,7 @@ value at a time, how values group into categories, and how a slot reads as a sen
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 #: Predicates that hold one value at a time per subject: a new value supersedes the old.
 #: Keyed predicates ("prefers:whiskey", "favorite:color") are single-valued per key.
@@ -320,13 +321,12 @@ GENERIC_VALUES = frozenset(
 
 #: Values that are also everyday words ("go", "swift", "rust"): one names the value only when
 #: written as a name.
-_ALSO_ORDINARY_WORDS = frozenset("go c r swift rust dart ruby julia lua zig crystal elm".split())
+ALSO_ORDINARY_WORDS = frozenset("go c r swift rust dart ruby julia lua zig crystal elm".split())
 
 
-def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | None:
-    """The first known value named in `text` and its category ("four espressos a day" →
-    ("espressos", "drink")), longest phrase first, plurals folded; with `specific`, generic
-    words ("car", "phone") are skipped."""
+def _known_values(text: str, *, specific: bool) -> Iterator[tuple[str, str]]:
+    """The known values named in `text` with their categories, longest phrase first, plurals
+    folded; with `specific`, generic words ("car", "phone") are skipped."""
     said = [w.strip(".,;:!?\"'()") for w in text.split()]
     said = [w for w in said if w]
     words = [w.lower() for w in said]
@@ -335,7 +335,7 @@ def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | No
             phrase = " ".join(words[i : i + size])
             if (
                 size == 1
-                and phrase in _ALSO_ORDINARY_WORDS
+                and phrase in ALSO_ORDINARY_WORDS
                 and (
                     not said[i][:1].isupper()
                     or (i > 0 and said[i - 1][:1].isupper())
@@ -348,8 +348,61 @@ def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | No
             for form in (phrase, phrase[:-1] if phrase.endswith("s") else phrase):
                 category = CATEGORY_OF.get(form)
                 if category and not (specific and form in GENERIC_VALUES):
-                    return phrase, category
-    return None
+                    yield phrase, category
+                    break
+
+
+def category_match(text: str, *, specific: bool = False) -> tuple[str, str] | None:
+    """The first known value named in `text` and its category ("four espressos a day" →
+    ("espressos", "drink")), longest phrase first, plurals folded; with `specific`, generic
+    words ("car", "phone") are skipped."""
+    return next(_known_values(text, specific=specific), None)
+
+
+#: A clitic "'s" ("my laptop's a Dell", "the iPhone's battery"): the word names the thing.
+_CLITIC = re.compile(r"['’]s\b", re.IGNORECASE)
+
+
+def categories_in(text: str, *, specific: bool = False) -> frozenset[str]:
+    """The categories of every known value named in `text` ("migrated everything from Java
+    to Go" → {"programming_language"}), and of generic words too unless `specific` ("My
+    laptop's a Dell XPS 13" → {"laptop"})."""
+    text = _CLITIC.sub("", text)
+    return frozenset(category for _, category in _known_values(text, specific=specific))
+
+
+#: Categories whose values the lexicon above names nearly all of, so a statement naming none
+#: of them names no such value ("The company moved our team to a new office by the Isar" names
+#: no programming language). Cars, drinks or phones come in more makes than any list holds.
+CLOSED_CATEGORIES = frozenset(
+    {"programming_language", "editor", "os", "browser", "cloud", "music_service"}
+)
+#: How a question names a closed category: "What programming language do I use at work?".
+#: A bare "language" may be a spoken one.
+_CATEGORY_NAMES = re.compile(
+    r"\b(?:(?P<programming_language>(?:programming|coding|primary|main) language)|"
+    r"(?P<editor>(?:code |text )?editor|IDE)|(?P<os>operating system|OS)|"
+    r"(?P<browser>(?:web )?browser)|(?P<cloud>cloud(?: provider| platform)?)|"
+    r"(?P<music_service>music (?:streaming )?(?:service|app)))s?\b",
+    re.IGNORECASE,
+)
+#: Categories that answer each other's questions: a laptop or a phone says which system it
+#: runs ("switched to a MacBook" for "What operating system do I use?"). A phone says nothing
+#: of the laptop.
+_RELATED = frozenset({frozenset({"os", "laptop"}), frozenset({"os", "phone"})})
+
+
+def related_categories(one: str, other: str) -> bool:
+    """Whether a value of one category may answer a question about the other."""
+    return one == other or frozenset({one, other}) in _RELATED
+
+
+def asked_category(text: str) -> str | None:
+    """The category a question asks for: named ("What programming language do I use at
+    work?" → "programming_language"), or by a value or a word of it ("What phone do I
+    have?" → "phone", "Do I still pay for Spotify?" → "music_service")."""
+    found = _CATEGORY_NAMES.search(text)
+    return found.lastgroup if found is not None else category_of(text)
 
 
 def category_of(text: str, *, specific: bool = False) -> str | None:

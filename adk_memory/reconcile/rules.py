@@ -11,6 +11,8 @@ that recall orders newest first. So a record is superseded only on explicit evid
   like coffee in the morning"; "not into horror" over "horror and sci-fi" negates one item
   of two and supersedes nothing). A displaced value is one item too: "Sold the motorbike"
   supersedes nothing of "I have a car and a motorbike".
+Whatever the evidence, a record that says more than one thing of its own ("I live in Berlin
+and work at Siemens", a remembered text kept whole) is never superseded: all of it would go.
 `LocalClassifier` decides with it; nothing else applies it behind a configured classifier.
 """
 
@@ -37,7 +39,8 @@ from adk_memory.extraction.cues import (
     strip_speaker,
     subject_words,
 )
-from adk_memory.extraction.local import normalize_value
+from adk_memory.extraction.local import match_slot, normalize_value
+from adk_memory.extraction.sentences import split_clauses, split_sentences
 from adk_memory.extraction.slots import (
     RIDDEN,
     category_of,
@@ -71,6 +74,31 @@ def _states(record: MemoryRecord) -> bool:
     Golf, it's ancient but reliable"): only such a record may be displaced by name. A
     record of several sentences, a past event, a plan or a question is history to keep."""
     return record.predicate != "excerpt" and present_state(_body(record))
+
+
+def _says_several(record: MemoryRecord) -> bool:
+    """Whether a record says more than one thing of its own, clause by clause ("I live in
+    Berlin and work at Siemens"; not "I drive a Golf and I love it")."""
+    clauses = [c for sentence in split_sentences(_body(record)) for c in split_clauses(sentence)]
+    return sum(_says_its_own(clause) for clause in clauses) > 1
+
+
+#: A name inside a clause, not its first word nor "I": "we both work at Siemens".
+_A_NAME = re.compile(r"(?<!^)\b(?!I\b)(?-i:[A-Z])[\w&'-]*")
+
+
+def _says_its_own(clause: str) -> bool:
+    """Whether a clause states something of its own: a slot's value, or a present state that
+    names something ("we both work at Siemens"), rather than a remark on the rest ("I drive
+    a Golf and I love it") or what a change ended ("The Civic got totalled, so…")."""
+    slot = match_slot(clause)
+    if slot is not None and _words(slot.object) - _POINTING:
+        return True
+    return present_state(clause) and _A_NAME.search(clause.strip()) is not None
+
+
+#: Words that point back at what the rest of a statement names: "I love it".
+_POINTING = frozenset("it them that this those these one ones".split())
 
 
 def _names(value: str, text: str) -> bool:
@@ -276,7 +304,16 @@ def _different_people(fact: Fact, record: MemoryRecord) -> bool:
 
 
 def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
-    """How a new fact bears on one existing record: NOOP, REPLACE, or None (unrelated)."""
+    """How a new fact bears on one existing record: NOOP, REPLACE, or None (unrelated). A
+    record that says more than one thing of its own ("I live in Berlin with my wife and we
+    both work at Siemens") is never replaced: superseded, all it says would go."""
+    decision = _relate(fact, record, similarity)
+    if decision is Decision.REPLACE and _says_several(record):
+        return None
+    return decision
+
+
+def _relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
     same_subject = fact.subject == record.subject and not _different_people(fact, record)
     if not fact.predicate or fact.kind is Kind.EPISODIC:
         # Episodic memories have no slot: only a restatement with the same content words is

@@ -68,3 +68,29 @@ def test_clauses_split_on_a_new_first_person_subject_only() -> None:
         "Alex and I broke up in the spring"
     ]
     assert split_clauses("My rent is 1,200 a month") == ["My rent is 1,200 a month"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clauses"),
+    [
+        (
+            "I live in Berlin and work at Siemens as an engineer",
+            ["I live in Berlin", "work at Siemens as an engineer"],
+        ),
+        (
+            "I work at Google and live in Zurich with my partner",
+            ["I work at Google", "live in Zurich with my partner"],
+        ),
+        (
+            "We mostly drive a Golf, and also ride a Vespa at weekends",
+            ["We mostly drive a Golf", "also ride a Vespa at weekends"],
+        ),
+        # Only a stated state of the speaker's shares its subject with the verb after "and".
+        ("I want to live in Berlin and work at Siemens", None),
+        ("My sister lives in Leeds and works at the NHS", None),
+        ("My kids go to Hillcrest and play football", None),
+        ("I work nights and sleep all day", None),
+    ],
+)
+def test_a_clause_goes_on_without_its_subject(sentence: str, clauses: list[str] | None) -> None:
+    assert split_clauses(sentence) == (clauses or [sentence])

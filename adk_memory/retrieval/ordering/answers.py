@@ -30,6 +30,7 @@ from adk_memory.retrieval.ordering.reading import (
     kind_of,
     later_of,
     reads_current,
+    shared_kinds,
     value_clause,
 )
 from adk_memory.retrieval.ordering.stand_in import (
@@ -126,7 +127,7 @@ def one_answer(reading: Reading, i: int, j: int) -> bool:
     # What the query itself names ("GP" of "Who's my GP?") is no value of either answer.
     old_values = reading.values[o] - reading.query_values
     new_values = reading.new_values(n, o) - reading.query_values
-    shared = {kind_of(v) for v in new_values} & {kind_of(v) for v in old_values}
+    shared = shared_kinds(new_values, old_values)
     if not shared or (shared == {"time"} and not _times_of_one_thing(reading, n, o)):
         return False
     return answers_about_one_person(reading, n, o)

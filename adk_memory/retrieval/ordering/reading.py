@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -32,7 +32,14 @@ from adk_memory.extraction.cues import (
     told_as_over,
 )
 from adk_memory.extraction.sentences import mask, unmask
-from adk_memory.extraction.slots import is_single_valued
+from adk_memory.extraction.slots import (
+    ALSO_ORDINARY_WORDS,
+    CATEGORY_OF,
+    asked_category,
+    categories_in,
+    is_single_valued,
+    related_categories,
+)
 from adk_memory.model import Kind, ScoredMemory
 from adk_memory.retrieval.ordering.config import OrderingConfig
 from adk_memory.retrieval.question import asks_for_one
@@ -276,6 +283,13 @@ class Reading:
         #: It asks who holds a role ("Who's my GP?").
         self.asks_who = one is not None and _WHO.match(query) is not None
         self.query_values = values_in(query)
+        #: The category the query asks for ("What programming language do I use?", "What
+        #: phone do I have?"); the categories of the known values and kinds of things each
+        #: memory names ("My laptop's a Dell XPS 13": a laptop), and those of its known
+        #: values alone ("…from Java to Go": programming languages).
+        self.asked_category = asked_category(query)
+        self.categories = [categories_in(body) for body in self.bodies]
+        self.value_categories = [categories_in(body, specific=True) for body in self.bodies]
         #: A present state that is not itself a change: what a change may displace.
         self.states = [
             present_state(body, personal=False, plans=True) and not change
@@ -404,3 +418,54 @@ def kind_of(value: str) -> str:
     if _NUMBER.fullmatch(value):
         return "number"
     return "time" if value in _TIMES or _ORDINAL.fullmatch(value) else "name"
+
+
+def _typed_kind(value: str) -> str:
+    """`kind_of`, with a name of a known category typed by it ("iphone" → "name:phone",
+    "azure" → "name:cloud"). A value that is also an everyday word or a person's name
+    ("Go", "Ruby", "Julia") stays untyped."""
+    kind = kind_of(value)
+    category = CATEGORY_OF.get(value) if kind == "name" else None
+    if category is None or value in ALSO_ORDINARY_WORDS:
+        return kind
+    return f"name:{category}"
+
+
+def _category(kind: str) -> str | None:
+    """The category of a typed name's kind (`_typed_kind`), else None."""
+    return kind.partition(":")[2] or None
+
+
+def shared_kinds(these: Iterable[str], those: Iterable[str]) -> frozenset[str]:
+    """The kinds (`kind_of`) two sets of values have in common, known categories telling
+    names apart: "Pixel" and "Azure" are names of two kinds (a phone, a cloud), so "We
+    moved from AWS to Azure" names no other phone than "My phone is a Pixel 7". Names of
+    related categories (`related_categories`) are of one kind, and a name the lexicon lacks
+    ("Nokia", "Kona") may be of any kind."""
+    mine = {_typed_kind(v) for v in these}
+    theirs = {_typed_kind(v) for v in those}
+    shared = {kind for kind in mine & theirs if _category(kind) is None}
+    typed_mine = {c for c in map(_category, mine) if c is not None}
+    typed_theirs = {c for c in map(_category, theirs) if c is not None}
+    if (
+        any(related_categories(a, b) for a in typed_mine for b in typed_theirs)
+        or ("name" in mine and typed_theirs)
+        or ("name" in theirs and typed_mine)
+    ):
+        shared.add("name")
+    return frozenset(shared)
+
+
+def of_another_category(values: Iterable[str], categories: Iterable[str], asked: str) -> bool:
+    """Whether a statement names only things of another kind than the `asked` category: some
+    of its known values' or things' `categories` are unrelated to it, and every name among
+    its `values` is of such a category ("AWS" and "Azure" for a phone; "Spotify" of "we pay
+    15 a month for Spotify", whose number prices it). An unknown name ("Nokia", "Rider")
+    may be of any kind."""
+    kinds = {_typed_kind(v) for v in values if kind_of(v) == "name"}
+    unrelated = [category for category in map(_category, kinds) if category is not None]
+    return (
+        any(not related_categories(c, asked) for c in categories)
+        and len(unrelated) == len(kinds)
+        and not any(related_categories(c, asked) for c in unrelated)
+    )

@@ -40,7 +40,7 @@ from adk_memory.extraction.cues import (
 from adk_memory.model import ScoredMemory
 from adk_memory.retrieval.ordering.config import OrderingConfig
 from adk_memory.retrieval.ordering.people import answers_about_one_person
-from adk_memory.retrieval.ordering.reading import Reading, kind_of, later_of, value_clause
+from adk_memory.retrieval.ordering.reading import Reading, later_of, shared_kinds, value_clause
 from adk_memory.retrieval.ordering.stand_in import (
     adds,
     earlier_names_said,
@@ -171,9 +171,7 @@ def _rival_features(
         "later_ends_earlier": ends(reading.bodies[n], reading.bodies[o]),
         "later_names_new_value": bool(new_values),
         "later_names_earlier_value": bool(earlier_names_said(reading, n, o)),
-        "values_of_one_kind": bool(
-            {kind_of(v) for v in new_values} & {kind_of(v) for v in reading.values[o]}
-        ),
+        "values_of_one_kind": bool(shared_kinds(new_values, reading.values[o])),
         "same_subject": new.record.subject == old.record.subject,
         "shares_words": bool((reading.words[n] & reading.words[o]) - reading.query_words),
         "log_days_between": math.log1p(max(0.0, days)),

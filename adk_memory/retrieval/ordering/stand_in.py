@@ -14,6 +14,7 @@ from adk_memory.extraction.cues import (
     another_of_its_kind,
     content_words,
     cues,
+    displaced,
     holds_several,
     negates,
     one_of_several,
@@ -22,11 +23,14 @@ from adk_memory.extraction.cues import (
     split_items,
 )
 from adk_memory.extraction.cues.lazy import remembered
+from adk_memory.extraction.slots import CLOSED_CATEGORIES, WORK_SITE
 from adk_memory.retrieval.ordering.reading import (
     Reading,
     kind_of,
     later_of,
+    of_another_category,
     reads_current,
+    shared_kinds,
     topic_words,
     value_clause,
     values_in,
@@ -112,6 +116,33 @@ def may_stand_in(reading: Reading, i: int, j: int) -> bool:
     )
 
 
+def _of_another_kind(reading: Reading, n: int, o: int) -> bool:
+    """Whether the query asks for a category, the earlier answer names a value of it, and the
+    later names none but only things of another kind: values of another category and no
+    name the lexicon lacks, beside what it lets go ("We moved from AWS to Azure at work"
+    for "What phone do I have?" after "My phone is an iPhone 13"; "Traded in the Golf for
+    an e-bike" for "What programming language do I use at work?"), or, asked for a closed
+    category, a place of work ("The company moved our team to a new office by the Isar").
+    A name the lexicon lacks may be the new answer: "switched to Rider cos it's all C# now"
+    still stands in for "I use VS Code"."""
+    asked = reading.asked_category
+    if asked is None or asked not in reading.categories[o] or asked in reading.categories[n]:
+        return False
+    slot = reading.slots[n]
+    if asked in CLOSED_CATEGORIES and slot is not None and slot[1] == WORK_SITE:
+        return True
+    let_go = {word for value in displaced(reading.bodies[n]) for word in _named(value)}
+    new_values = reading.new_values(n, o) - let_go
+    return of_another_category(new_values, reading.value_categories[n], asked)
+
+
+def _named(value: str) -> list[str]:
+    """The words of a thing let go when they are a name ("Golf", "the old Golf"), in lower
+    case; none when the reading caught a clause ("gave up and use Samsung Internet")."""
+    words = [w for w in value.split() if w.lower() not in ("the", "my", "our", "old")]
+    return [w.lower() for w in words] if all(w[:1].isupper() for w in words) else []
+
+
 def holds_beside(reading: Reading, n: int, o: int) -> bool:
     """Whether the clause of a later statement that names its new value says it holds beside
     the earlier answer, whatever else it says: one more of its kind ("work gave me a Samsung
@@ -121,7 +152,10 @@ def holds_beside(reading: Reading, n: int, o: int) -> bool:
     back to Vim, VS Code all the way" denies the earlier value, which it names), or one the
     speaker had before ("found my old BlackBerry Bold in a drawer", "someone texted my old
     number, 07700 118456"), or someone else's ("set my gran's broadband up with Plusnet",
-    "grabbed some Whiskas for the neighbour's cat")."""
+    "grabbed some Whiskas for the neighbour's cat"), or of another kind than the query
+    asks for (`_of_another_kind`)."""
+    if _of_another_kind(reading, n, o):
+        return True
     clause = value_clause(reading, n, o)
     which = another_of_its_kind(clause)
     if which is not None and which not in reading.words[o]:
@@ -201,7 +235,7 @@ _DENIED = re.compile(r"(?:\b(?:not|never)\b|n't\b)(?!.*\bany ?more\b)", re.IGNOR
 def names_another_value(reading: Reading, n: int, o: int) -> bool:
     """Whether the later statement names a value of a kind the earlier names, and does not
     go on about the earlier's."""
-    if not {kind_of(v) for v in reading.new_values(n, o)} & {kind_of(v) for v in reading.values[o]}:
+    if not shared_kinds(reading.new_values(n, o), reading.values[o]):
         # A value of another kind answers another question: "I drive to work on Mondays"
         # says when, not what "I drive a VW Golf" says.
         return False
