@@ -157,12 +157,15 @@ class MemoryEngine:
             raise InvalidInputError("confidence must be between 0 and 1")
         event = InputEvent(author=author, text=text, timestamp=stated_at, role="user")
         extracted = await self.extractor.extract([event])
-        stated = [f for f in extracted.facts if f.kind is not Kind.EPISODIC]
-        # A text that states several slots ("Hi! I'm Sam. I live in Berlin and I write
-        # Java") is no one slot's statement: filed under the first, it would read as a
-        # name alone.
-        several = len({(f.subject, f.predicate) for f in stated}) > 1
-        slot = stated[0] if stated and not several else None
+        # Imported here: it reads with the local rules, which recall never loads.
+        from adk_memory.extraction.statements import says_several
+
+        # A text that says more than one thing of its own ("Hi! I'm Sam. I live in Berlin
+        # and I write Java") is no one slot's statement: filed under the first, it would
+        # read as a name alone.
+        slot = next((f for f in extracted.facts if f.kind is not Kind.EPISODIC), None)
+        if says_several(text):
+            slot = None
         base = slot or Fact(
             subject=author.lower(),
             predicate="said",

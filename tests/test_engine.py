@@ -191,23 +191,47 @@ async def test_compatible_facts_are_both_kept(
 
 
 @pytest.mark.parametrize(
-    ("first", "second"),
+    ("said", "probe", "kept"),
     [
-        ("I live in Berlin with my wife and we both work at Siemens.", "I moved to Munich."),
-        ("I live in Berlin and work at Siemens as an engineer.", "I moved to Munich."),
         (
-            "Hi! I am Sam. I live in Berlin and I mostly write Java at work.",
-            "Please call me Samuel from now on.",
+            [(0, "I work at Deloitte"), (20, "I have friends who live in London and work at PwC")],
+            "Where do I work?",
+            "I work at Deloitte",
+        ),
+        (
+            [(0, "I drive a Golf"), (10, "I go to the gym and drive home after")],
+            "What car do I drive?",
+            "I drive a Golf",
+        ),
+        (
+            [(0, "I work at Tesco"), (10, "I have decided to quit and work at Aldi")],
+            "Where do I work?",
+            "I work at Tesco",
         ),
     ],
 )
-async def test_a_remembered_text_saying_more_than_one_slot_is_never_superseded_whole(
-    engine: MemoryEngine, clock: FixedClock, first: str, second: str
+async def test_what_follows_and_is_the_speakers_state_only_after_one(
+    engine: MemoryEngine, said: list[tuple[int, str]], probe: str, kept: str
 ) -> None:
-    """A new value of one slot it states would hide the rest of what it says."""
-    a = await _say(engine, clock, first)
-    await _say(engine, clock, second, days=30)
-    assert (await engine.get(a.id)).status is Status.ACTIVE
+    """Someone else's state, a one-off or a plan after "and" supersedes nothing."""
+    ranked = await _conversation(engine, said, probe)
+    assert any(m.record.text.endswith(kept) for m in ranked)
+    active = (await engine.list(ALICE, statuses=[Status.ACTIVE])).records
+    assert any(r.text.endswith(kept) for r in active)
+
+
+@pytest.mark.parametrize(
+    ("probe", "answer"),
+    [("Where do I live?", "I moved to Munich"), ("Where do I work?", "I work at BMW now")],
+)
+async def test_updates_of_two_things_one_memory_says_each_answer_their_own_question(
+    engine: MemoryEngine, clock: FixedClock, probe: str, answer: str
+) -> None:
+    """Each pairs with the memory that says both, not with each other."""
+    for text in ("I live in Berlin and work at Siemens", "I moved to Munich", "I work at BMW now"):
+        await _say(engine, clock, text, days=30)
+    ranked = await engine.recall(ALICE, probe, top_k=5)
+    assert ranked[0].record.text == answer and ranked[0].latest is not False
 
 
 async def test_a_move_leaves_the_job_said_in_the_same_sentence(engine: MemoryEngine) -> None:
@@ -1076,9 +1100,18 @@ async def test_longer_lists_keep_their_other_items(
             "My gym is PureGym.",
             "My gym is Anytime Fitness now, I'm down in Cornwall for the summer",
         ),
+        # A remembered text that says more than one thing of its own: a new value of one
+        # slot it states would hide the rest of what it says.
+        ("I live in Berlin with my wife and we both work at Siemens.", "I moved to Munich."),
+        ("I live in Berlin and work at Siemens as an engineer.", "I moved to Munich."),
+        (
+            "Hi! I am Sam. I live in Berlin and I mostly write Java at work.",
+            "Please call me Samuel from now on.",
+        ),
+        ("I use VS Code and write Python at work", "I switched to PyCharm"),
     ],
 )
-async def test_look_alike_corrections_and_old_moves_supersede_nothing(
+async def test_look_alikes_and_texts_saying_more_supersede_nothing(
     engine: MemoryEngine, clock: FixedClock, state: str, later: str
 ) -> None:
     first = await _say(engine, clock, state)

@@ -71,19 +71,32 @@ def split_sentences(text: str) -> list[str]:
 _CO_SUBJECT = re.compile(r"^(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])\w*)?|(?-i:[A-Z])\w+)$", re.I)
 
 
-#: Verbs of a lasting state or habit a first-person clause goes on with, its subject left
-#: out: "I live in Berlin and work at Siemens", "I drive a Golf and ride a Vespa at weekends".
-_STATE_VERBS = (
+#: Verbs of a lasting state or habit that fill a slot of the speaker's: a clause that opens
+#: with one ("I live in Berlin") may go on with another, its subject left out ("and work at
+#: Siemens"). "I have", "I go" or "I like" open too much else: "I have friends who live in
+#: Leeds and work at PwC", "I go to the gym and drive home after".
+_SLOT_VERBS = (
     r"(?:live|work|drive|ride|write|code|program|use|speak|study|teach|own|rent|bank|commute|"
-    r"cycle|play|support|train|volunteer|attend|have|love|like|prefer|go)"
+    r"cycle|play|support|train|volunteer|attend)"
 )
 _ADVERB = r"(?:(?:also|still|now|currently|mostly|mainly|usually|actually)\s+)?"
-#: A clause that opens with the speaker doing one of those, in the present: "I live in…",
-#: "we mostly work…". Not "I want to live…" or "I'd love to work…": only a stated state
-#: shares its subject with the verb after "and".
-_FIRST_PERSON_STATE = re.compile(rf"^(?:i|we)\s+{_ADVERB}{_STATE_VERBS}\b", re.IGNORECASE)
-#: "and" before another such verb: where the second clause with the same subject begins.
-_AND_STATE = re.compile(rf",?\s+and\s+(?={_ADVERB}{_STATE_VERBS}\b)", re.IGNORECASE)
+#: A clause that opens with the speaker doing one of those, in the present: "I live in…", "I
+#: mostly work…". A household's "we" is left whole: its second half read alone is the
+#: speaker's, not the household's.
+_FIRST_PERSON_STATE = re.compile(rf"^i\s+{_ADVERB}{_SLOT_VERBS}\b", re.IGNORECASE)
+#: "and" before another state verb: where the second clause with the same subject begins.
+_AND_STATE = re.compile(
+    rf",?\s+and\s+(?={_ADVERB}(?:{_SLOT_VERBS}|have|love|like|prefer|go)\b)", re.IGNORECASE
+)
+#: Words before the "and" that make what follows someone else's, a plan or a condition: "I
+#: work with people who live in Leeds and work at PwC", "I work at Tesco but want to quit and
+#: work at Aldi".
+_NOT_THE_SAME_STATE = re.compile(
+    r"\b(?:who|whom|whose|that|which|where|when|if|will|would|might|could|should|must|gonna|"
+    r"wanna|(?:want|wants|plan|planning|hope|hoping|going|decided|trying|need|have|has|had|"
+    r"got|used) to)\b|'ll\b|'d\b",
+    re.IGNORECASE,
+)
 
 
 def split_clauses(sentence: str) -> list[str]:
@@ -112,7 +125,14 @@ def _same_subject_clauses(clause: str) -> list[str]:
     same subject; any other clause whole."""
     if _FIRST_PERSON_STATE.match(clause) is None:
         return [clause]
-    return [part.strip(" ,") for part in _AND_STATE.split(clause) if part.strip(" ,")]
+    parts, at = [], 0
+    for found in _AND_STATE.finditer(clause):
+        if _NOT_THE_SAME_STATE.search(clause, 0, found.start()) is not None:
+            break
+        parts.append(clause[at : found.start()])
+        at = found.end()
+    parts.append(clause[at:])
+    return [part.strip(" ,") for part in parts if part.strip(" ,")]
 
 
 __all__ = ["mask", "split_clauses", "split_sentences", "unmask"]

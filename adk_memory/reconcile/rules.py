@@ -39,8 +39,7 @@ from adk_memory.extraction.cues import (
     strip_speaker,
     subject_words,
 )
-from adk_memory.extraction.local import match_slot, normalize_value
-from adk_memory.extraction.sentences import split_clauses, split_sentences
+from adk_memory.extraction.local import normalize_value
 from adk_memory.extraction.slots import (
     RIDDEN,
     category_of,
@@ -49,6 +48,7 @@ from adk_memory.extraction.slots import (
     predicate_for_category,
     scoped_slot,
 )
+from adk_memory.extraction.statements import says_several
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 
 #: Cosine above which two sentences with the same content words say the same thing.
@@ -74,31 +74,6 @@ def _states(record: MemoryRecord) -> bool:
     Golf, it's ancient but reliable"): only such a record may be displaced by name. A
     record of several sentences, a past event, a plan or a question is history to keep."""
     return record.predicate != "excerpt" and present_state(_body(record))
-
-
-def _says_several(record: MemoryRecord) -> bool:
-    """Whether a record says more than one thing of its own, clause by clause ("I live in
-    Berlin and work at Siemens"; not "I drive a Golf and I love it")."""
-    clauses = [c for sentence in split_sentences(_body(record)) for c in split_clauses(sentence)]
-    return sum(_says_its_own(clause) for clause in clauses) > 1
-
-
-#: A name inside a clause, not its first word nor "I": "we both work at Siemens".
-_A_NAME = re.compile(r"(?<!^)\b(?!I\b)(?-i:[A-Z])[\w&'-]*")
-
-
-def _says_its_own(clause: str) -> bool:
-    """Whether a clause states something of its own: a slot's value, or a present state that
-    names something ("we both work at Siemens"), rather than a remark on the rest ("I drive
-    a Golf and I love it") or what a change ended ("The Civic got totalled, so…")."""
-    slot = match_slot(clause)
-    if slot is not None and _words(slot.object) - _POINTING:
-        return True
-    return present_state(clause) and _A_NAME.search(clause.strip()) is not None
-
-
-#: Words that point back at what the rest of a statement names: "I love it".
-_POINTING = frozenset("it them that this those these one ones".split())
 
 
 def _names(value: str, text: str) -> bool:
@@ -308,7 +283,7 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
     record that says more than one thing of its own ("I live in Berlin with my wife and we
     both work at Siemens") is never replaced: superseded, all it says would go."""
     decision = _relate(fact, record, similarity)
-    if decision is Decision.REPLACE and _says_several(record):
+    if decision is Decision.REPLACE and says_several(record.text):
         return None
     return decision
 

@@ -82,13 +82,23 @@ def test_clauses_split_on_a_new_first_person_subject_only() -> None:
             ["I work at Google", "live in Zurich with my partner"],
         ),
         (
-            "We mostly drive a Golf, and also ride a Vespa at weekends",
-            ["We mostly drive a Golf", "also ride a Vespa at weekends"],
+            "I mostly drive a Golf, and also ride a Vespa at weekends",
+            ["I mostly drive a Golf", "also ride a Vespa at weekends"],
         ),
-        # Only a stated state of the speaker's shares its subject with the verb after "and".
+        (
+            "I live in Leeds and work at Arup and play five-a-side on Tuesdays",
+            ["I live in Leeds", "work at Arup", "play five-a-side on Tuesdays"],
+        ),
+        # Only the speaker's stated state shares its subject with the verb after "and": not
+        # a plan, someone else's, an opening that says too much else, or a household's.
         ("I want to live in Berlin and work at Siemens", None),
+        ("I work at Tesco but want to quit and work at Aldi", None),
+        ("I have decided to quit and work at Aldi", None),
+        ("I have friends who live in London and work at PwC", None),
+        ("I work with people who live in Leeds and work at PwC", None),
+        ("I go to the gym and drive home after", None),
+        ("we have two kids and live in Leeds", None),
         ("My sister lives in Leeds and works at the NHS", None),
-        ("My kids go to Hillcrest and play football", None),
         ("I work nights and sleep all day", None),
     ],
 )

@@ -119,7 +119,7 @@ def one_answer(reading: Reading, i: int, j: int) -> bool:
         # A maybe or a one-off holds nothing instead; the clause naming the value says so
         # ("had my eye test, prescription went up to -2.75" says what holds now).
         return False
-    if None not in (reading.slots[n], reading.slots[o]) and reading.slots[n] != reading.slots[o]:
+    if reading.other_slots(n, o):
         # Two different slots answer two questions (a name was read by `may_stand_in`).
         return False
     if not _holds_instead(reading, n, o, clause):

@@ -115,6 +115,13 @@ def group_reading(
             continue
         if kinds.setdefault(head, evidence) is not evidence:
             continue
+        if reading.slots[head] is None and any(
+            reading.other_slots(j, m) for m in members.get(head, [])
+        ):
+            # Each pairs with a head that fills no one slot, not with each other: "I moved to
+            # Munich" and "I work at BMW now" both answer parts of "I live in Berlin and work
+            # at Siemens", and neither stands in for the other.
+            continue
         members.setdefault(head, [head]).append(j)
         grouped.update((head, j))
         if change is not None:

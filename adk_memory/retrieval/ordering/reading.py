@@ -286,10 +286,13 @@ class Reading:
         #: The category the query asks for ("What programming language do I use?", "What
         #: phone do I have?"); the categories of the known values and kinds of things each
         #: memory names ("My laptop's a Dell XPS 13": a laptop), and those of its known
-        #: values alone ("…from Java to Go": programming languages).
+        #: values alone ("…from Java to Go": programming languages), read only then.
         self.asked_category = asked_category(query)
-        self.categories = [categories_in(body) for body in self.bodies]
-        self.value_categories = [categories_in(body, specific=True) for body in self.bodies]
+        asked = self.asked_category is not None
+        self.categories = [categories_in(body) if asked else frozenset() for body in self.bodies]
+        self.value_categories = [
+            categories_in(body, specific=True) if asked else frozenset() for body in self.bodies
+        ]
         #: A present state that is not itself a change: what a change may displace.
         self.states = [
             present_state(body, personal=False, plans=True) and not change
@@ -310,6 +313,11 @@ class Reading:
             self._find_nearest()
         self.similar_cosine = config.same_question_cosine
         self.asked_word_margin = config.asked_word_margin
+
+    def other_slots(self, i: int, j: int) -> bool:
+        """Whether two memories fill two different one-at-a-time slots: they answer two
+        questions ("I moved to Munich", "I work at BMW now")."""
+        return None not in (self.slots[i], self.slots[j]) and self.slots[i] != self.slots[j]
 
     def new_values(self, n: int, o: int) -> frozenset[str]:
         """The values the later statement `n` states that the earlier `o` does not, less
