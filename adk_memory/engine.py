@@ -137,7 +137,7 @@ class MemoryEngine:
 
         The text is kept as given; when it states one known slot ("I moved to Munich"),
         the slot is attached so later updates can supersede it. A text that says more than
-        one thing of its own is never superseded whole (`reconcile.rules.relate`).
+        one thing of its own is never superseded whole (`extraction.statements`).
 
         Args:
             scope: Whose memory.
@@ -162,7 +162,8 @@ class MemoryEngine:
 
         # A text that says more than one thing of its own ("Hi! I'm Sam. I live in Berlin
         # and I write Java") is no one slot's statement: filed under the first, it would
-        # read as a name alone.
+        # read as a name alone. "I work at Google now, but I'm on holiday till Monday" says
+        # one.
         slot = next((f for f in extracted.facts if f.kind is not Kind.EPISODIC), None)
         if says_several(text):
             slot = None
