@@ -1170,6 +1170,13 @@ async def test_ending_the_only_value_still_supersedes_it(
             "Joanne's emigrated so they've booked me in with Rhys at the same clinic.",
             "Who's my physio?",
         ),
+        # A household thing named without "my" is the speaker's, not someone called so.
+        (
+            "My savings are in a Marcus account.",
+            "Savings are in Chip now.",
+            "Where are my savings?",
+        ),
+        ("I weigh 92 kg.", "Weight is down to 85 kg now!", "How much do I weigh?"),
     ],
 )
 async def test_later_answers_in_more_phrasings_come_first(
@@ -1373,6 +1380,14 @@ async def test_a_rival_answer_said_as_new_sends_the_earlier_one_last(
             "The Golf is getting old, I keep looking at Teslas.",
             "What car do I drive?",
         ),
+        # Another thing of the speaker's, or another than the query asks about.
+        ("My broadband is with BT.", "My bank is Monzo now.", "Who is my broadband with?"),
+        (
+            "My bank is Barclays and my broadband is with BT.",
+            "broadband is Virgin Media now",
+            "Which bank am I with?",
+        ),
+        ("My flatmate is Jess.", "Bills are split with Tom now.", "Who is my flatmate?"),
     ],
 )
 async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(

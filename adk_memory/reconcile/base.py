@@ -53,9 +53,25 @@ class ContradictionClassifier(Protocol):
 
 def sanitize_verdict(verdict: Verdict, item: ReconcileItem) -> Verdict:
     """Drops target ids that are not candidates of the item; REPLACE/NOOP without a valid
-    target degrade to ADD (nothing is superseded or dropped on a bad reference)."""
-    allowed = {c.record.id for c in item.candidates}
-    targets = [t for t in dict.fromkeys(verdict.target_ids) if t in allowed]
+    target degrade to ADD (nothing is superseded or dropped on a bad reference).
+
+    Whatever classifier chose it, a REPLACE never supersedes a record that says more than
+    one thing of its own (`says_several`: "I live in Berlin with my wife and we both work at
+    Siemens"): a new value of one of them ("I moved to Munich") would hide all the rest.
+    Such a target stays active beside the new fact, and recall orders the two."""
+    # Imported here: the statement readers load the extractor, which recall never needs.
+    from adk_memory.extraction.statements import says_several
+
+    records = {c.record.id: c.record for c in item.candidates}
+    targets = [t for t in dict.fromkeys(verdict.target_ids) if t in records]
+    reason = verdict.reason
+    if verdict.decision is Decision.REPLACE:
+        whole = [t for t in targets if not says_several(records[t].text)]
+        if len(whole) < len(targets):
+            reason = f"{reason} (a record that says several things is kept)".strip()
+        targets = whole
     if verdict.decision is not Decision.ADD and not targets:
-        return Verdict(decision=Decision.ADD, reason=f"{verdict.reason} (no valid target)".strip())
-    return verdict.model_copy(update={"target_ids": targets})
+        if reason == verdict.reason:
+            reason = f"{reason} (no valid target)".strip()
+        return Verdict(decision=Decision.ADD, reason=reason)
+    return verdict.model_copy(update={"target_ids": targets, "reason": reason})

@@ -48,7 +48,6 @@ from adk_memory.extraction.slots import (
     predicate_for_category,
     scoped_slot,
 )
-from adk_memory.extraction.statements import says_several
 from adk_memory.model import Decision, Fact, Kind, MemoryRecord
 
 #: Cosine above which two sentences with the same content words say the same thing.
@@ -279,16 +278,9 @@ def _different_people(fact: Fact, record: MemoryRecord) -> bool:
 
 
 def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
-    """How a new fact bears on one existing record: NOOP, REPLACE, or None (unrelated). A
-    record that says more than one thing of its own ("I live in Berlin with my wife and we
-    both work at Siemens") is never replaced: superseded, all it says would go."""
-    decision = _relate(fact, record, similarity)
-    if decision is Decision.REPLACE and says_several(record.text):
-        return None
-    return decision
-
-
-def _relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | None:
+    """How a new fact bears on one existing record: NOOP, REPLACE, or None (unrelated).
+    Whether a REPLACE may supersede the record whole is decided for every classifier alike
+    (`reconcile.base.sanitize_verdict`)."""
     same_subject = fact.subject == record.subject and not _different_people(fact, record)
     if not fact.predicate or fact.kind is Kind.EPISODIC:
         # Episodic memories have no slot: only a restatement with the same content words is

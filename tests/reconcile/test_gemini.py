@@ -229,3 +229,46 @@ async def test_same_slot_candidates_are_sent_whatever_their_similarity(
         ["rec-java"],
     )
     assert admin.stats()["calls_by_task"] == {"classify_facts": 1}
+
+
+async def test_a_replace_never_supersedes_a_record_that_says_several_things(
+    client: genai.Client, settings: GeminiSettings, admin: Admin
+) -> None:
+    # The model may judge "moved to Munich" to update the whole record; superseded, the
+    # record would take Siemens with it.
+    household = record(
+        "rec-household",
+        "lives_in",
+        "Berlin",
+        "User: I live in Berlin with my wife and we both work at Siemens.",
+    )
+    admin.script(
+        {
+            "json": {
+                "verdicts": [
+                    {"fact": 1, "decision": "REPLACE", "candidates": [1, 2], "reason": "moved"}
+                ]
+            }
+        }
+    )
+    munich = item(
+        new_fact("lives_in", "Munich", "User lives in Munich."), (household, 0.7), (BERLIN, 0.67)
+    )
+    result = await GeminiClassifier(client, settings=settings).classify([munich])
+
+    [verdict] = result.verdicts
+    assert (verdict.decision, verdict.target_ids) == (Decision.REPLACE, ["rec-berlin"])
+
+    admin.script(
+        {
+            "json": {
+                "verdicts": [
+                    {"fact": 1, "decision": "REPLACE", "candidates": [1], "reason": "moved"}
+                ]
+            }
+        }
+    )
+    alone = item(new_fact("lives_in", "Munich", "User lives in Munich."), (household, 0.7))
+    [verdict] = (await GeminiClassifier(client, settings=settings).classify([alone])).verdicts
+    assert (verdict.decision, verdict.target_ids) == (Decision.ADD, [])
+    assert "says several things" in verdict.reason

@@ -15,7 +15,7 @@ One job a module, each importing only those above it:
 - `changes`: what a change ends, displaces, takes back or moves to.
 
 Import from this package: the names below are its interface; the modules share a few more
-among themselves (`LazyPattern`, `remembered`, `IRREGULAR`, `PAST_TENSE`, `singular`).
+among themselves (`LazyPattern`, `remembered`, `IRREGULAR`, `PAST_TENSE`).
 """
 
 from adk_memory.extraction.cues.changes import (
@@ -45,6 +45,7 @@ from adk_memory.extraction.cues.subjects import (
     relation_names,
     reported_about,
     split_conjoined,
+    stated_things,
     subject_words,
 )
 from adk_memory.extraction.cues.tense import (
@@ -69,6 +70,7 @@ from adk_memory.extraction.cues.words import (
     TITLES,
     content_words,
     negates,
+    singular,
     split_items,
     strip_speaker,
 )
@@ -114,8 +116,10 @@ __all__ = [
     "reported_about",
     "said_as_new",
     "scoped",
+    "singular",
     "split_conjoined",
     "split_items",
+    "stated_things",
     "strip_speaker",
     "subject_words",
     "taken_back",

@@ -427,19 +427,30 @@ def _capitalised(text: str) -> str:
     return text[:first] + text[first].upper() + text[first + 1 :]
 
 
+#: The household's accounts, services and routines, which chat names without "my" as often as
+#: with it ("broadband is Virgin Media", "bins go out Tuesdays", "mortgage is with Nationwide"):
+#: no slot's head noun, and never anyone's name.
+_HOUSEHOLD_NOUNS = frozenset(
+    "broadband internet wifi insurance mortgage bank energy electricity gas water bills bins "
+    "commute pension savings tariff contract membership subscription lessons appointment "
+    "weight".split()
+)
 #: Nouns of the speaker's things that open a chat statement without "my" and are no one's
 #: name: "Rent went up to 1,400", "broadband is Virgin Media", "Phone died yesterday".
 #: People of the speaker's among the slots' head nouns are subjects of their own.
-_THING_NOUNS = frozenset(n for n in (*HEAD_ATTRIBUTE, *GENERIC_VALUES) if " " not in n) - {
-    "boss",
-    "manager",
-    "supervisor",
-}
+_SLOT_THINGS = frozenset(n for n in (*HEAD_ATTRIBUTE, *GENERIC_VALUES) if " " not in n)
+_THING_NOUNS = (_SLOT_THINGS - {"boss", "manager", "supervisor"}) | _HOUSEHOLD_NOUNS
 #: The first word, unless a phrase about it follows ("Rent in Leeds is crazy now" is about
 #: rents anywhere).
 _OPENING_WORD = LazyPattern(
     r"^\W*(?P<word>[A-Za-z]+)\b(?!'|\s+(?:in|at|of|for|from|on|around|near|these|nowadays)\b)"
     r"|^\W*(?P<owned>[A-Za-z]+)(?='s\b)"
+)
+#: What follows a household noun that is the thing itself, not a word of a longer noun
+#: ("Savings are in Chip now", not "Savings rates at Marcus are 5%").
+_THE_THING_GOES_ON = LazyPattern(
+    r"\s*(?:'s|'re|'ve|'ll)\b|\s+(?:is|are|was|were|has|have|had|will|won't|now|still)\b",
+    re.IGNORECASE,
 )
 
 
@@ -451,9 +462,47 @@ def _as_possessed(text: str) -> str:
         return text
     group = "word" if found.group("word") else "owned"
     word = found.group(group)
-    if word.lower() not in _THING_NOUNS:
+    if word.lower() not in _THING_NOUNS or (
+        word.lower() in _HOUSEHOLD_NOUNS
+        and _THE_THING_GOES_ON.match(text, found.end(group)) is None
+    ):
         return text
     return f"{text[: found.start(group)]}My {word.lower()}{text[found.end(group) :]}"
+
+
+#: A thing of the speaker's whose value a clause states: "my broadband is with BT", "our
+#: energy supplier's Octopus", "my car insurance was with Admiral".
+_STATED_THING = LazyPattern(
+    rf"\b(?:my|our)\s+{_ADJECTIVES}(?P<what>(?:[a-z][\w-]*\s+){{0,2}}?[a-z][\w-]*)"
+    # "'s" as "is", not a possessive ("my sister's kid is called Oliver").
+    r"(?:'s\b(?!\s+(?:[\w-]+\s+){0,2}?(?:is|are|was|were|has|have|'s)\b)(?!\s*[\w-]+'s\b)"
+    r"|\s+(?:is|are|was|were|has been|have been)\b)",
+    re.IGNORECASE,
+)
+#: Groups the speaker belongs to: where "our team" sits is where the speaker works, so their
+#: values are the speaker's own, whichever noun states them.
+_THE_SPEAKERS_GROUPS = frozenset("team department group squad company firm office".split())
+
+
+@remembered
+def stated_things(text: str) -> tuple[tuple[str, str], ...]:
+    """The speaker's things whose values `text` states, each as its noun in lower case and
+    what the text says of it, up to the next such thing or the sentence's end; a household
+    noun that opens a sentence reads as the speaker's (`_as_possessed`): "My bank is
+    Barclays and my broadband is with BT." → (("bank", " Barclays and "), ("broadband",
+    " with BT.")). Empty when it states no such value ("Tom is my manager", "I bank with
+    Monzo"), and for a group the speaker belongs to ("our team's on the 7th floor")."""
+    found: list[tuple[str, str]] = []
+    for sentence in split_sentences(text):
+        sentence = _as_possessed(sentence)
+        matches = list(_STATED_THING.finditer(sentence))
+        for at, match in enumerate(matches):
+            what = match.group("what").lower()
+            if what.split()[-1] in _THE_SPEAKERS_GROUPS:
+                continue
+            stop = matches[at + 1].start() if at + 1 < len(matches) else len(sentence)
+            found.append((what, sentence[match.end() : stop]))
+    return tuple(found)
 
 
 def named_owner(text: str) -> str | None:

@@ -277,6 +277,8 @@ class Reading:
         self.asks_for_one = one is not None
         #: What it asks about ("manager"), and the names it says ("Spanish"), as words.
         self.asked_about = topic_words(one.about) if one is not None else frozenset()
+        #: The same as it is worded ("GP", "piano lessons"), empty when none is named.
+        self.asked_thing = one.about if one is not None else ""
         #: It asks what the speaker is called ("What's my surname?", not "What's my cat's
         #: name?", which asks about "cat").
         self.asks_own_name = one is not None and one.about in _OWN_NAMES

@@ -19,11 +19,13 @@ from adk_memory.extraction.cues import (
     negates,
     one_of_several,
     scoped,
+    singular,
     split_conjoined,
     split_items,
+    stated_things,
 )
 from adk_memory.extraction.cues.lazy import remembered
-from adk_memory.extraction.slots import CLOSED_CATEGORIES, WORK_SITE
+from adk_memory.extraction.slots import CLOSED_CATEGORIES, HEAD_ATTRIBUTE, WORK_SITE
 from adk_memory.retrieval.ordering.reading import (
     Reading,
     kind_of,
@@ -143,6 +145,68 @@ def _named(value: str) -> list[str]:
     return [w.lower() for w in words] if all(w[:1].isupper() for w in words) else []
 
 
+def _of_another_thing(reading: Reading, clause: str, n: int, o: int) -> bool:
+    """Whether the clause naming a later value states it of another thing of the speaker's
+    than the earlier statement states its value of, or than the query asks about
+    (`stated_things`): "My bank is Monzo now" beside "My broadband is with BT";
+    "broadband is Virgin Media now" for "Which bank am I with?" after "My bank is Barclays
+    and my broadband is with BT". Nouns of one slot family name one thing ("my ride", "my
+    car"; "my GP", "my doctor"), and so do nouns with one head or a word in common ("my
+    piano lessons", "lessons")."""
+    later = _things_of(clause, reading.new_values(n, o))
+    if not later:
+        return False
+    earlier = _things_of(reading.bodies[o], reading.values[o])
+    if earlier and not any(_one_thing(a, b) for a in later for b in earlier):
+        return True
+    asked = reading.asked_thing
+    return (
+        bool(asked)
+        and any(_one_thing(asked, thing) for thing in earlier)
+        and not any(_one_thing(asked, thing) for thing in later)
+    )
+
+
+def _things_of(text: str, values: frozenset[str]) -> list[str]:
+    """The things `text` states one of `values` of (`stated_things`)."""
+    return [thing for thing, said in stated_things(text) if values_in(said) & values]
+
+
+#: Nouns that name one thing of the speaker's outside the slots' nouns (`HEAD_ATTRIBUTE`),
+#: as chat words it: "my motor", "my pay", "my wifi", "my roommate".
+_ONE_THING = tuple(
+    frozenset(group.split(","))
+    for group in (
+        "car,motor,ride,vehicle,wheels",
+        "salary,pay,wage,wages,income,earnings,pay packet",
+        "broadband,internet,wifi,fibre,internet provider,broadband provider",
+        "flatmate,roommate,housemate,room-mate,flat-mate",
+        "phone number,mobile number,number,mobile,phone",
+        "energy,gas,electricity,energy supplier,gas and electricity,power",
+        "bank,current account,account,main account",
+    )
+)
+
+
+def _one_thing(one: str, other: str) -> bool:
+    """Whether two nouns of the speaker's things may name one thing: of one slot family when
+    both are slots' nouns, named alike in chat (`_ONE_THING`), else with one head or a word
+    in common."""
+    if any(one in group and other in group for group in _ONE_THING):
+        return True
+    families = [_slot_family(one), _slot_family(other)]
+    if None not in families:
+        return families[0] == families[1]
+    heads = {singular(one.split()[-1]), singular(other.split()[-1])}
+    return len(heads) == 1 or bool(content_words(one) & content_words(other))
+
+
+def _slot_family(thing: str) -> str | None:
+    """The family of the slot a thing's noun names ("vehicle" of "bike", "care" of "GP")."""
+    slot = HEAD_ATTRIBUTE.get(thing) or HEAD_ATTRIBUTE.get(thing.split()[-1])
+    return None if slot is None else slot.split(":", 1)[0]
+
+
 def holds_beside(reading: Reading, n: int, o: int) -> bool:
     """Whether the clause of a later statement that names its new value says it holds beside
     the earlier answer, whatever else it says: one more of its kind ("work gave me a Samsung
@@ -152,11 +216,14 @@ def holds_beside(reading: Reading, n: int, o: int) -> bool:
     back to Vim, VS Code all the way" denies the earlier value, which it names), or one the
     speaker had before ("found my old BlackBerry Bold in a drawer", "someone texted my old
     number, 07700 118456"), or someone else's ("set my gran's broadband up with Plusnet",
-    "grabbed some Whiskas for the neighbour's cat"), or of another kind than the query
-    asks for (`_of_another_kind`)."""
+    "grabbed some Whiskas for the neighbour's cat"), of another kind than the query asks
+    for (`_of_another_kind`), or of another thing of the speaker's ("My bank is Monzo now"
+    beside "My broadband is with BT": `_of_another_thing`)."""
     if _of_another_kind(reading, n, o):
         return True
     clause = value_clause(reading, n, o)
+    if _of_another_thing(reading, clause, n, o):
+        return True
     which = another_of_its_kind(clause)
     if which is not None and which not in reading.words[o]:
         return True

@@ -14,6 +14,7 @@ from adk_memory.extraction.cues import (
     relation_names,
     reported_about,
     split_conjoined,
+    stated_things,
     subject_words,
 )
 
@@ -406,3 +407,41 @@ def test_a_report_after_a_clause_is_an_aside_of_its_subject() -> None:
     # A reporter described by a relative clause is a person, not a clause of its own.
     said = "Tom's wife, who retired last year, says he's moving to Leeds"
     assert reported_about(said) == "he's moving to Leeds"
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("My bank is Barclays and my broadband is with BT.", ("bank", "broadband")),
+        ("broadband is Virgin Media now", ("broadband",)),
+        ("Savings are in Chip now", ("savings",)),
+        ("My new phone's a Pixel 8", ("phone",)),
+        ("Our energy supplier is Octopus", ("energy supplier",)),
+        ("My flatmate is Jess.", ("flatmate",)),
+        # A household noun that only starts a longer one states no value of it.
+        ("Savings rates at Marcus are 5% now.", ()),
+        ("Tom is my manager", ()),
+        ("I bank with Monzo", ()),
+        ("My sister's kid is called Oliver", ()),
+        ("my nephew's name is Oscar, not Oliver", ()),
+        # Where the speaker's own team sits is where the speaker works.
+        ("Our team's been on the 7th floor of the Halcyon Building since the move", ()),
+    ],
+)
+def test_the_things_whose_values_a_statement_states(text: str, things: tuple[str, ...]) -> None:
+    assert tuple(thing for thing, _ in stated_things(text)) == things
+
+
+def test_each_thing_comes_with_what_is_said_of_it() -> None:
+    assert stated_things("My bank is Barclays and my broadband is with BT.") == (
+        ("bank", " Barclays and "),
+        ("broadband", " with BT."),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["broadband is Virgin Media, 350 meg", "Weight is down to 85 kg now!", "bins are Fridays"],
+)
+def test_a_household_noun_opening_chat_names_no_one(text: str) -> None:
+    assert subject_words(text) == frozenset()
