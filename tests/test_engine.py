@@ -1177,6 +1177,15 @@ async def test_ending_the_only_value_still_supersedes_it(
             "Where are my savings?",
         ),
         ("I weigh 92 kg.", "Weight is down to 85 kg now!", "How much do I weigh?"),
+        # One thing of the speaker's, however chat names it.
+        ("My car is a Ford Fiesta.", "My ride's a Kia Niro now.", "What car do I drive?"),
+        ("My car is a Ford Fiesta.", "My motor is a Kia Niro now.", "What car do I drive?"),
+        ("My salary is 41k.", "My pay is 47k now.", "What's my salary?"),
+        (
+            "My piano lessons are on Wednesdays.",
+            "Lessons are on Fridays now.",
+            "When are my piano lessons?",
+        ),
     ],
 )
 async def test_later_answers_in_more_phrasings_come_first(
