@@ -282,3 +282,33 @@ async def test_adk_metadata_names_the_memory_a_replacement_answers_through(
     assert first.record.id == new
     assert to_memory_entry(first).custom_metadata["matched_via"] == old
     assert all("matched_via" not in to_memory_entry(m).custom_metadata for m in rest)
+
+
+async def test_a_replacement_answers_no_other_question_than_its_predecessor(
+    store: SqliteStore,
+) -> None:
+    # "I moved to Munich" replaces "I live in Berlin" and is recalled through its match for
+    # "Where do I work?"; it is no later answer to that than the job said in between.
+    clock = FixedClock(T0)
+    engine = await _engine(store, clock, through=True)
+    said: dict[str, str] = {}
+    for days, text in [
+        (0, "I live in Berlin."),
+        (3, "My wife and I both work at Siemens."),
+        (30, "I moved to Munich last week."),
+    ]:
+        clock.now = T0 + timedelta(days=days)
+        event = InputEvent(author="user", text=text, timestamp=clock.now, session_id=f"s{days}")
+        [outcome] = (await engine.ingest(ALICE, [event])).outcomes
+        said[text] = outcome.id
+    clock.now = T0 + timedelta(days=31)
+    munich = said["I moved to Munich last week."]
+    assert (await engine.get(said["I live in Berlin."])).status is Status.SUPERSEDED
+
+    at_work = await engine.recall(ALICE, "Where do I work?", top_k=5)
+    assert at_work[0].record.id == said["My wife and I both work at Siemens."]
+    assert at_work[0].latest is None
+    assert all(m.latest is None for m in at_work if m.record.id == munich)
+
+    at_home = await engine.recall(ALICE, "Where do I live?", top_k=5)
+    assert at_home[0].record.id == munich

@@ -380,7 +380,18 @@ class Reading:
                 by_slot.setdefault(slot, []).append(i)
         for members in by_slot.values():
             found.update((i, j) for at, i in enumerate(members) for j in members[at + 1 :])
-        return tuple(sorted(found))
+        return tuple(sorted(pair for pair in found if not self._answers_through_another(*pair)))
+
+    def _answers_through_another(self, i: int, j: int) -> bool:
+        """Whether the later of two memories was recalled only through the one it replaced,
+        and fills no slot the earlier fills: it answers the question that one answered, which
+        REPLACE tied it to, not the earlier memory's ("I moved to Munich", recalled through
+        "I live in Berlin", is no later answer to "Where do I work?" than "My wife and I both
+        work at Siemens")."""
+        n, o = (i, j) if self.stated[i] > self.stated[j] else (j, i)
+        return self.ranked[n].breakdown.matched_via is not None and (
+            self.slots[n] is None or self.slots[n] != self.slots[o]
+        )
 
 
 def later_of(reading: Reading, i: int, j: int) -> int:
