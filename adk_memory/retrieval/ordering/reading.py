@@ -388,7 +388,8 @@ class Reading:
         REPLACE tied it to, not the earlier memory's ("I moved to Munich", recalled through
         "I live in Berlin", is no later answer to "Where do I work?" than "My wife and I both
         work at Siemens")."""
-        n, o = (i, j) if self.stated[i] > self.stated[j] else (j, i)
+        n = later_of(self, i, j)
+        o = j if n == i else i
         return self.ranked[n].breakdown.matched_via is not None and (
             self.slots[n] is None or self.slots[n] != self.slots[o]
         )
