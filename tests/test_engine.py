@@ -151,6 +151,29 @@ async def _later(
         ("I drink flat whites.", "I drink oat lattes at work and at home now"),
         # The noun of what is ridden ends the one ridden, whatever it was called.
         ("I ride a Honda CBR to work.", "Swapped the motorbike for an electric scooter, a Vespa."),
+        # A make or a kind of ride is ridden, a make in lower case too where nothing is
+        # capitalised; a day or a condition elsewhere in the sentence bounds nothing.
+        ("I ride a Trek.", "i ride a canyon now"),
+        ("I ride a Trek.", "I ride an e-bike now, I got it for my birthday"),
+        ("I work at Tesco.", "I work at Aldi now, started on Monday"),
+        ("I drive a VW Golf.", "I'm driving a Kia now, the garage said the Golf was a write-off."),
+        # A car at the garage bounds no new job; where the speaker is not bounds no home.
+        (
+            "I work at KPMG.",
+            "I work at Deloitte now. The garage has my car till next week so it's the train.",
+        ),
+        ("I live in Leeds.", "I live in Manchester now when I'm not at my boyfriend's"),
+        # Any ride said as "a" or "an" in chat: a push bike, a make in lower case, a 125.
+        ("I ride a Vespa.", "I ride a pushbike now"),
+        ("I ride a Vespa.", "I ride a ducati now"),
+        ("I ride a Vespa.", "I ride a 125 now, passed my CBT"),
+        ("I ride a Trek.", "I ride a fatbike now, mostly on the beach at Bamburgh"),
+        ("i ride a trek", "i'm riding my old raleigh now, the trek got nicked"),
+        # Another's car, or any other work at a garage, bounds no new one of the speaker's.
+        (
+            "I drive a VW Golf.",
+            "I drive a Kia now. My husband's Passat is at the garage till next week",
+        ),
         ("I drive a VW Golf.", "Traded in my old car for a Kia Niro."),
         ("My email is sam@gmail.com.", "Changed my email address to sam@outlook.com."),
         ("I live in Leeds.", "Moved to Bristol, my hometown."),
@@ -1096,6 +1119,16 @@ async def test_longer_lists_keep_their_other_items(
         # Where the speaker is: a context of study, a stay for a span.
         ("My laptop is a MacBook Air.", "I use a ThinkPad when I'm at uni"),
         ("I drink flat whites.", "I drink chai now, I'm in Mumbai for the month"),
+        # What holds only on some days or under a condition is no new usual one.
+        ("I work at Tesco.", "I work at the SU bar at uni on Fridays"),
+        ("I ride a Trek.", "I ride an old Raleigh when it's icy out"),
+        ("My laptop is a MacBook Air.", "I use a ThinkPad while I'm at the office"),
+        # The usual one at the menders for a while: what stands in is no new one.
+        ("I drive a VW Golf.", "I'm driving a Kia now. The garage has the Golf till next week"),
+        ("I drive a VW Golf.", "I'm driving a Kia now. The garage says two more weeks on it."),
+        # An idiom rides nothing.
+        ("I ride a Trek.", "I'm riding my luck with this knee tbh"),
+        ("I ride a Trek.", "i'm riding my luck with this knee tbh"),
         (
             "My gym is PureGym.",
             "My gym is Anytime Fitness now, I'm down in Cornwall for the summer",
@@ -1185,6 +1218,37 @@ async def test_ending_the_only_value_still_supersedes_it(
             "My piano lessons are on Wednesdays.",
             "Lessons are on Fridays now.",
             "When are my piano lessons?",
+        ),
+        # A word the speaker writes in lower case is no name, capitalised at the start.
+        (
+            "I have toast for breakfast every day.",
+            "Breakfast is porridge with honey these days.",
+            "What do I have for breakfast?",
+        ),
+        # What a statement opens on, or calls by a name, is its subject in any case.
+        ("The cat is on Hill's c/d.", "Cat's on Royal Canin Urinary now.", "What does my cat eat?"),
+        (
+            "Our cat is called pepper, she eats Whiskas.",
+            "Pepper's on Felix now.",
+            "What does my cat eat?",
+        ),
+        # Whose news follows an opening phrase, the clause after it says.
+        (
+            "My cat Miso only eats Felix pouches, she's unbelievably fussy.",
+            "Because of Miso's kidney results the vet has her on Royal Canin renal food now.",
+            "What does my cat eat?",
+        ),
+        # A time word in a clause after the one naming the value says nothing of when it holds.
+        (
+            "Our broadband is with Virgin Media, it's fine most of the time.",
+            "We've gone over to BT Full Fibre, the speed test this morning said 900 Mbps!",
+            "Who's our broadband provider?",
+        ),
+        (
+            "I work weekends as a barista at Caffè Nero.",
+            "Handed in my apron last week and started at Waterstones, the staff discount is "
+            "going to bankrupt me.",
+            "Where's my weekend job?",
         ),
     ],
 )
@@ -1530,6 +1594,50 @@ async def test_a_look_alike_never_buries_the_answer_to_a_one_value_question(
             "My sister switched the energy to EDF.",
             "Who is my energy supplier?",
         ),
+        # A passing moment said before the clause naming a value bounds it.
+        (
+            "My dentist is Dr Shah at Smile Clinic.",
+            "Holiday emergency today, the dentist in Faro is Dr Lopes and he was lovely.",
+            "Who is my dentist?",
+        ),
+        # A name that is also a word names someone however the speaker's fact uses the word.
+        (
+            "I will always live in York, I love it.",
+            "Will moved to Leeds last month.",
+            "Where do I live?",
+        ),
+        (
+            "I work at Aldi, stacking the shelves at the crack of dawn.",
+            "Dawn's working at Lidl now.",
+            "Where do I work?",
+        ),
+        (
+            "I live in Bristol with my partner and a cat.",
+            "Cat's moved to Cardiff.",
+            "Where do I live?",
+        ),
+        (
+            "I live in Hexham, there's a robin in the garden every morning.",
+            "Robin's moved to Durham now.",
+            "Where do I live?",
+        ),
+        # A clause after a change about the earlier value tells why the change is for now.
+        (
+            "I park at the Woodhouse Lane car park.",
+            "Switched to the Merrion Centre car park, the Woodhouse Lane one this week is shut.",
+            "Where do I park?",
+        ),
+        # A clause after a passing moment tells why it passes.
+        (
+            "I drive a Golf.",
+            "Borrowing Dad's Volvo, the Golf is at the garage this week.",
+            "What car do I drive?",
+        ),
+        (
+            "My dentist is Dr Patel.",
+            "Seeing Dr Lopes in Faro, the filling came out today.",
+            "Who is my dentist?",
+        ),
     ],
 )
 async def test_a_look_alike_never_goes_above_the_answer_to_a_one_value_question(
@@ -1539,6 +1647,29 @@ async def test_a_look_alike_never_goes_above_the_answer_to_a_one_value_question(
     assert (await engine.get(first)).status is Status.ACTIVE
     assert ranked[0].record.id == first
     assert ranked[0].latest is not False
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "probe"),
+    [
+        # A name written in lower case inside the speaker's fact is still a name when it acts.
+        (
+            "I work at Boots, I often cover for grace on her days off.",
+            "Grace is working at Superdrug now.",
+            "Where do I work?",
+        ),
+        (
+            "I work at Greggs, I do the early shift with a lot of hope of promotion.",
+            "Hope's working at Costa now.",
+            "Where do I work?",
+        ),
+    ],
+)
+async def test_someone_elses_news_never_marks_the_speakers_fact_earlier(
+    engine: MemoryEngine, clock: FixedClock, before: str, after: str, probe: str
+) -> None:
+    ranked, first, _ = await _later(engine, clock, before, after, probe)
+    assert {m.record.id: m.latest for m in ranked}[first] is not False
 
 
 async def test_what_someone_who_serves_the_speaker_does_to_their_thing_is_their_news(

@@ -25,6 +25,16 @@ from adk_memory.extraction.values import PEOPLE_SLOTS
 
 #: Words that open a span a state holds for ("while Sarah's off", "until the baby's born").
 _BOUND_WORDS = "during|until|till|til|while|whilst"
+#: A condition a value holds under, said in the present: "when it's icy out", "whenever I'm
+#: in London", "if I'm at the office". Not a time told in the past ("when I got the job"),
+#: nor where the speaker is not ("when I'm not at my boyfriend's").
+_CONDITION = (
+    r"(?:when|whenever|if|unless)\s+(?:it|i|we|there|the\s+\w+)"
+    r"(?:'s|'m|'re|\s+(?:is|am|are|gets?|needs?|have|has|feel|go|goes|can't|don't|doesn't))\b"
+    # Not where the speaker is not: "I live in Manchester now when I'm not at my
+    # boyfriend's" says where they live.
+    r"(?!\s+not\b)"
+)
 #: A hedge on how long the value itself lasts, or a bound on where it holds ("I'm living at
 #: Tom's in Harrogate for now", "I'm living in Lisbon for the winter"): it may hold, but it is
 #: no evidence that the usual value is gone, so it fills no slot. Not a hedge on something
@@ -41,6 +51,10 @@ _TENTATIVE = re.compile(
     r"spring|autumn|term|semester|season|trip|holiday|treatment|procedure|root canal|charity|"
     r"lent|ramadan|pregnancy|audit|handover|transition|launch|migration|crunch|half[- ]term)"
     r"|at (?:the )?weekends?"
+    # Days of the week it holds on, or a condition it holds under: "the SU bar on Fridays",
+    # "an old Raleigh when it's icy out", "a ThinkPad if I'm in the office".
+    r"|on (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|alternate \w+)"
+    rf"|{_CONDITION}"
     # What a photo or a pool shows, not the hair: "short in my passport photo", "green from
     # the chlorine", "grey underneath the dye".
     r"|in (?:my|the|all the|all my|these|those) (?:[\w-]+ ){0,2}"
@@ -147,7 +161,24 @@ def bounded_by_its_sentence(sentence: str, clauses: Sequence[str], i: int) -> bo
         return True
     # A bound told in the past dates an event, not the state: "My salary is £46k now, the
     # rise came through while I was on holiday".
-    return bool(_BOUNDING.match(after)) and cues(after).temporary and not _WAS.search(after)
+    if _WAS.search(after):
+        return False
+    # A condition bounds it whether or not it is itself a passing moment: "I use a ThinkPad
+    # while I'm at the office".
+    return (bool(_BOUNDING.match(after)) and cues(after).temporary) or bool(
+        _CONDITION_OPENS.match(after)
+    )
+
+
+#: A clause that opens with a condition said in the present (`_CONDITION`), or with where
+#: the speaker is meanwhile ("while I'm at the office", "whilst we're in Spain"); not "while"
+#: of a concession ("while I'm enjoying it, the commute is brutal") nor of someone else's
+#: span ("while my wife does her PhD").
+_CONDITION_OPENS = re.compile(
+    rf"^\W*(?:{_CONDITION}"
+    r"|(?:while|whilst)\s+(?:i'm|i am|we're|we are)\s+(?:at|in|on|away|abroad|out|over)\b)",
+    re.IGNORECASE,
+)
 
 
 #: A thing said of now that is still to come: "in September", "arriving in March", "we move
@@ -323,6 +354,26 @@ _STAND_IN = re.compile(
 )
 
 
+#: A thing of the speaker's at the menders: "the garage has the Golf", "the garage says two
+#: more weeks", "mine's in the body shop", "the car is being repaired"; not someone else's
+#: ("My husband's Passat is at the garage"), nor anything done at a garage ("fitting a
+#: charger in the garage", "working at the garage on Fore Street").
+_MENDERS = r"(?:garage|body ?shop|mechanics?|menders|repair shop|repairers?)"
+_AT_THE_MENDERS = re.compile(
+    rf"\b(?:the|my|our)\s+{_MENDERS}\s+(?:has|have|has got|says|said|reckons)\b"
+    rf"|(?:\b(?:my|our|the)\s+(?!\w+'s\b)[\w-]+(?:\s+[\w-]+)?|\b(?:mine|it))"
+    rf"(?:'s|\s+is|\s+are)\s+(?:still\s+)?(?:at|in|with)\s+(?:the\s+)?{_MENDERS}\b"
+    r"|\bbeing (?:fixed|repaired|serviced|mended)\b",
+    re.IGNORECASE,
+)
+#: More time still to come: "two more weeks on the Golf", "another few days".
+_MORE_TIME = re.compile(
+    r"\b(?:(?:a|one|two|three|four|few|couple of|\d+)\s+more|another(?:\s+(?:few|couple of|"
+    r"two|three|\d+))?)\s+(?:days?|weeks?|months?)\b",
+    re.IGNORECASE,
+)
+
+
 def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool) -> bool:
     """Whether a later clause bounds the value the slot was filled with. In the same sentence,
     one that says the value is still to come does ("…, we move in June"); otherwise it tells
@@ -341,6 +392,16 @@ def bounds_value(later: str, value: str, predicate: str, *, same_sentence: bool)
       next week", "It's a loaner till the Mac comes back"); not "Off to Spain next week",
       "The case is temporary until the nice one arrives"."""
     said = cues(later)
+    if (
+        predicate.split(":", 1)[0] == "vehicle"
+        and _AT_THE_MENDERS.search(later)
+        and (_BOUND_AHEAD.search(later) or _MORE_TIME.search(later))
+        and not _WAS.search(later)
+    ):
+        # The speaker's vehicle is at the menders for a while: whatever stands in meanwhile
+        # is no new one ("I'm driving a Kia now. The garage has the Golf till next week"). A
+        # car at the garage bounds no new job or home.
+        return True
     if same_sentence and NOT_YET_HERE.search(later) and not an_event(later):
         # Still to come: "My new flat is in Harrogate, we move in June".
         return True

@@ -127,6 +127,33 @@ _NOT_ONES_OWN_RIDE = re.compile(
     r"at (?:the|a|an)|in (?:gta|mario|fortnite|the game)|on (?:shift|the track))\b",
     re.IGNORECASE,
 )
+
+
+def _named_in_lower_case(sentence: str, ridden: str) -> bool:
+    """Whether what `ridden` (a statement of riding) rides may be a name written in lower
+    case: in a text that capitalises no name ("i ride a trek fx 3", "I ride a ducati now"),
+    a ride not said as one's own or as the thing ("riding my luck", "riding the wave") nor
+    a way of speaking ("riding a wave of good luck", "riding high")."""
+    return _CAPITALISED_NAME.search(sentence, 1) is None and _NOT_A_RIDE.search(ridden) is None
+
+
+#: A capitalised word that is no pronoun "I": a name, where a text writes them so.
+_CAPITALISED_NAME = re.compile(r"\b(?!I\b|I'(?:m|ve|d|ll)\b)[A-Z]")
+#: Riding as a way of speaking, or a thing said as one's own or as the thing: "riding my
+#: luck", "riding the wave", "riding a wave of relief", "riding high", "riding it out".
+_NOT_A_RIDE = re.compile(
+    r"\brid(?:e|es|ing)\s+(?:(?:my|our|the|this|that)(?!\s+(?:old|new)\b)|it|high|out|"
+    r"a\s+wave|a\s+high)\b",
+    re.IGNORECASE,
+)
+#: A kind of thing one rides, anywhere in the value: "a red e-bike with a basket", a dirt
+#: bike, an MTB, a 125.
+_A_RIDE = re.compile(
+    r"\b(?:[\w-]*bikes?|bicycles?|motorcycles?|scooters?|mopeds?|fixies?|fixie|trikes?|"
+    r"tricycles?|unicycles?|skateboards?|longboards?|hybrids?|hardtails?|tourers?|cruisers?|"
+    r"mtb|bmx|\d{2,4}(?:\s?cc)?)\b",
+    re.IGNORECASE,
+)
 #: A kind of thing one rides, said as the value: "an e-bike", "a Vespa scooter".
 _RIDDEN_KIND = re.compile(
     r"\b(?:e-?bike|bike|bicycle|motorbike|motorcycle|scooter|moped)s?\W*$", re.IGNORECASE
@@ -712,6 +739,14 @@ def match_slot(
             obj = _clean_object(re.sub(r"\s+to (?:work|school|uni)\b.*$", "", ridden))
             if re.search(r"\b(?:ride|riding) my\b", m.group(0)) and _RIDDEN_KIND.fullmatch(obj):
                 # "I ride my motorbike to work now": the one the speaker has, no new value.
+                continue
+            if not (
+                _NAMED.search(obj)
+                or _A_RIDE.search(obj)
+                or _named_in_lower_case(sentence, unmask(m.group(0)))
+            ):
+                # What is ridden is a make or a kind of ride: "I'm riding my luck with this
+                # knee" and "riding the wave" ride nothing.
                 continue
         if not obj or len(obj) > 80 or len(obj.split()) > 8 or hedged_value(sentence, obj):
             continue

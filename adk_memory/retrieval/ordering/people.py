@@ -16,8 +16,10 @@ from adk_memory.extraction.cues import (
     content_words,
     includes,
     is_relation,
+    opens_clause,
     person_words,
     reported_about,
+    singular,
     subject_words,
 )
 from adk_memory.retrieval.ordering.reading import Reading, value_clause
@@ -63,6 +65,8 @@ def same_person(
         # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
         return _names(who_old, about)
     who_new = subject_words(newer, possessed=True)
+    if _DESCRIBED.match(newer):
+        who_new -= _common_nouns_of(older)
     if not who_new:
         return not who_old or (naming and _names(who_old, newer))
     if not who_old and who_new <= TRADES and _acts_on_the_speakers_thing(newer, older):
@@ -75,7 +79,71 @@ def same_person(
         return aliases is not None and _known_as(who_new, aliases) <= _known_as(who_old, aliases)
     # Whom the speaker's state names as company is not its subject: "my flatmate just moved
     # to Leeds" does not move "I rent a flat in Manchester with one flatmate".
-    return THIRD_PERSON not in who_new and who_new <= person_words(_COMPANY.sub(" ", older))
+    return THIRD_PERSON not in who_new and who_new <= _people_named(_COMPANY.sub(" ", older))
+
+
+def _people_named(text: str) -> frozenset[str]:
+    """`person_words` of whom `text` names: its relations, its names as it writes them (with
+    a capital where it capitalises any: "I will always live in York" names no Will, "there's
+    a robin in the garden" no Robin; "i work with ravi" may name Ravi), and whoever or
+    whatever it opens on or calls by a name, in any case ("The cat is on Hill's c/d" is the
+    cat's, "our cat is called pepper" Pepper's)."""
+    words = person_words(text)
+    if not any(c.isupper() for c in text):
+        return words
+    named = person_words(
+        " ".join(
+            [
+                *_CAPITALISED.findall(text),
+                *(m.group("who") for m in _OPENS_ON.finditer(text)),
+                *_CALLED.findall(text),
+            ]
+        )
+    )
+    return frozenset(w for w in words if w in named or is_relation(w))
+
+
+#: A capitalised word.
+_CAPITALISED = re.compile(r"\b[A-Z][\w'-]*")
+#: What a statement opens on, up to two words after an optional determiner: "The cat",
+#: "Our cat pepper", "Football training", "The baby's nursery".
+_OPENS_ON = re.compile(
+    r"^\W*(?:(?:the|my|our|a|an|his|her|their)\s+)?"
+    r"(?!(?:i|i'm|i've|i'd|i'll|we|we're|you|he|she|they|it|it's|there|there's|this|that)\b)"
+    r"(?P<who>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)",
+    re.IGNORECASE,
+)
+#: Whom a statement calls by a name: "called pepper", "named biscuit".
+_CALLED = re.compile(r"\b(?:called|named)\s+([\w-]+)", re.IGNORECASE)
+
+
+def _common_nouns_of(older: str) -> frozenset[str]:
+    """The nouns a statement that capitalises its names writes in lower case as things of the
+    speaker's (`_MY_OR_FOR`): common nouns in the speaker's own usage, never a name,
+    whatever capital opening a later sentence gives them ("Breakfast is porridge these days"
+    after "I have toast for breakfast", "Piano's on Thursdays now" after "My piano lessons
+    are on Tuesdays"). A word after anything else may be a name's word too ("the crack of
+    dawn", "Dawn's working at Lidl now"); a text written without capitals tells nothing ("i
+    work with ravi"), and relations are people however they are written ("my landlord")."""
+    if not any(c.isupper() for c in older):
+        return frozenset()
+    written = _MY_OR_FOR.findall(older)
+    lower = {*written, *map(singular, written)}
+    return frozenset(w for w in lower if not (is_relation(w) or opens_clause(w)))
+
+
+#: A statement opening on what something is, not on what someone does: "Breakfast is
+#: porridge these days", "Piano's on Thursdays now"; not "Grace is working at Superdrug",
+#: "Cat's moved to Cardiff" (what a name's word does is a person's news).
+_DESCRIBED = re.compile(
+    r"^\W*[\w-]+(?:'s|\s+(?:is|are))\s+(?!(?:\w+ing|\w+ed|got|gone|left|been|had|done|"
+    r"made|taken|took|become)\b)",
+    re.IGNORECASE,
+)
+#: A word in lower case after "my", "our" or "for": a thing of the speaker's or what they
+#: have a thing for ("my piano lessons", "toast for breakfast"). After another word it may
+#: be a name's word as easily ("a sandy beach", "the crack of dawn", "a cat").
+_MY_OR_FOR = re.compile(r"\b(?i:my|our|for)\s+([a-z][a-z-]*)(?![\w'])")
 
 
 #: A reported clause opening with a thing of the speaker's, in lower case (a capital may be a

@@ -12,6 +12,8 @@ import re
 from adk_memory.extraction.cues import (
     RELATION_NOUNS,
     another_of_its_kind,
+    begins_lasting,
+    comma_clauses,
     content_words,
     cues,
     displaced,
@@ -23,6 +25,7 @@ from adk_memory.extraction.cues import (
     split_conjoined,
     split_items,
     stated_things,
+    told_as_begun,
 )
 from adk_memory.extraction.cues.lazy import remembered
 from adk_memory.extraction.slots import CLOSED_CATEGORIES, HEAD_ATTRIBUTE, WORK_SITE
@@ -112,10 +115,32 @@ def may_stand_in(reading: Reading, i: int, j: int) -> bool:
     if reading.current[n] or (reading.planned[n] and reading.planned[o]):
         return True
     new_values = reading.new_values(n, o)
-    return bool(new_values) and any(
-        values_in(clause) & new_values and reads_current(cues(clause), clause)
-        for clause in split_conjoined(reading.bodies[n])
-    )
+    if not new_values:
+        return False
+    for conjoined in split_conjoined(reading.bodies[n]):
+        if values_in(conjoined) & new_values and reads_current(cues(conjoined), conjoined):
+            return True
+        # A time word in a clause after one that tells a change or a start does not say when
+        # the change holds ("We've gone over to BT Full Fibre, the speed test this morning
+        # said 900 Mbps"), where it names a value of the earlier answer's kind and not the
+        # earlier value itself ("the Golf has done 120k miles" goes on about "I drive a
+        # Golf"). After anything else, it may ("Borrowing Dad's Volvo, the Golf is at the
+        # garage this week"), and so does one before it ("Holiday emergency today, the
+        # dentist in Faro is Dr Lopes").
+        first, *rest = comma_clauses(conjoined)
+        if (
+            rest
+            # A clause after it about the earlier value tells why the change is for now
+            # ("Switched to the Merrion Centre car park, the Woodhouse Lane one this week
+            # is shut").
+            and not any(values_in(part) & reading.values[o] for part in rest)
+            and (told_as_begun(first) or begins_lasting(first))
+            and shared_kinds(values_in(first) & new_values, reading.values[o])
+            and not values_in(first) & reading.values[o]
+            and reads_current(cues(first), first)
+        ):
+            return True
+    return False
 
 
 def _of_another_kind(reading: Reading, n: int, o: int) -> bool:

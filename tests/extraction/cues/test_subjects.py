@@ -6,10 +6,12 @@ import pytest
 
 from adk_memory.extraction.cues import (
     THIRD_PERSON,
+    comma_clauses,
     includes,
     is_relation,
     named_owner,
     names_someone_alone,
+    opens_clause,
     person_words,
     relation_names,
     reported_about,
@@ -387,6 +389,38 @@ def test_a_clause_before_someone_elses_news_leaves_it_someone_elses() -> None:
     assert subject_words(said) != frozenset()
     said = "Though Tom (my flatmate) left Barclays, he still lives in Dublin."
     assert subject_words(said) != frozenset()
+
+
+def test_after_an_opening_phrase_its_clause_says_whose_news_it_is() -> None:
+    assert subject_words("Because Tom needed a car he bought a Tesla.") == {"tom"}
+    said = "Because of Miso's kidney results the vet has her on Royal Canin renal food now."
+    assert subject_words(said, possessed=True) == {"miso"}
+    # Where the clause names no one, the opening word still marks it as no one's own.
+    assert subject_words("Because of it prices went up.") == {"because"}
+    assert opens_clause("because")
+    assert not opens_clause("ravi")
+    # The speaker after it: the speaker's news.
+    assert subject_words("Because of Mum's health I've moved back to Nottingham.") == frozenset()
+
+
+def test_someone_doing_something_with_a_name_is_the_subject() -> None:
+    assert subject_words("Ava's loving Greenbank Academy") == {"ava"}
+    assert subject_words("Monday's meeting moved to Tuesday.") == frozenset()
+
+
+def test_comma_clauses_split_where_a_clause_with_a_subject_of_its_own_starts() -> None:
+    said = "We've gone over to BT Full Fibre, the speed test this morning said 900 Mbps!"
+    assert comma_clauses(said) == (
+        "We've gone over to BT Full Fibre",
+        "the speed test this morning said 900 Mbps!",
+    )
+    # An aside and a noun phrase are no clauses of their own.
+    for said in (
+        "Tom, the guy from work, moved to Leeds.",
+        "Ravi, the one who sits next to me, left Google.",
+        "I moved to Leeds, the city of my birth.",
+    ):
+        assert comma_clauses(said) == (said,)
 
 
 def test_what_brought_a_change_about_is_no_subject() -> None:
