@@ -122,21 +122,20 @@ def may_stand_in(reading: Reading, i: int, j: int) -> bool:
             return True
         # A time word in a clause after one that tells a change or a start does not say when
         # the change holds ("We've gone over to BT Full Fibre, the speed test this morning
-        # said 900 Mbps"), where it names a value of the earlier answer's kind and not the
-        # earlier value itself ("the Golf has done 120k miles" goes on about "I drive a
-        # Golf"). After anything else, it may ("Borrowing Dad's Volvo, the Golf is at the
-        # garage this week"), and so does one before it ("Holiday emergency today, the
-        # dentist in Faro is Dr Lopes").
-        first, *rest = comma_clauses(conjoined)
+        # said 900 Mbps"), where it names a value of the earlier answer's kind. After
+        # anything else, it may ("Borrowing Dad's Volvo, the Golf is at the garage this
+        # week"), and so does one before it ("Holiday emergency today, the dentist in Faro
+        # is Dr Lopes"). No part may name the earlier value: the change goes on about it
+        # ("the Golf has done 120k miles" after "I drive a Golf") or says why it is for now
+        # ("Switched to the Merrion Centre car park, the Woodhouse Lane one this week is
+        # shut").
+        parts = comma_clauses(conjoined)
+        first = parts[0]
         if (
-            rest
-            # A clause after it about the earlier value tells why the change is for now
-            # ("Switched to the Merrion Centre car park, the Woodhouse Lane one this week
-            # is shut").
-            and not any(values_in(part) & reading.values[o] for part in rest)
+            len(parts) > 1
+            and not any(values_in(part) & reading.values[o] for part in parts)
             and (told_as_begun(first) or begins_lasting(first))
             and shared_kinds(values_in(first) & new_values, reading.values[o])
-            and not values_in(first) & reading.values[o]
             and reads_current(cues(first), first)
         ):
             return True
