@@ -46,6 +46,7 @@ from adk_memory.retrieval.ordering import OrderingConfig
 from adk_memory.retrieval.recall import Retriever
 from adk_memory.retrieval.scoring import ScoringConfig
 from adk_memory.stores.base import ListFilter, MemoryStore, Page, RevisionStore
+from adk_memory.text import as_typed
 
 logger = logging.getLogger("adk_memory")
 
@@ -135,9 +136,10 @@ class MemoryEngine:
     ) -> WriteOutcome:
         """Stores one explicit memory, reconciled against what is known.
 
-        The text is kept as given; when it states one known slot ("I moved to Munich"),
-        the slot is attached so later updates can supersede it. A text that says more than
-        one thing of its own is never superseded whole (`extraction.statements`).
+        The text is kept as given, its apostrophes as typed (`text.as_typed`: "I’ve",
+        "ive" → "I've", as ingest keeps them); when it states one known slot ("I moved to
+        Munich"), the slot is attached so later updates can supersede it. A text that says
+        more than one thing of its own is never superseded whole (`extraction.statements`).
 
         Args:
             scope: Whose memory.
@@ -151,7 +153,7 @@ class MemoryEngine:
             The decision (ADD / REPLACE / NOOP) as stored, the id written or reinforced, and
             the ids superseded.
         """
-        text = clean_text(text)
+        text = as_typed(clean_text(text))
         stated_at = parse_timestamp(at) if at is not None else self.clock()
         if confidence is not None and not 0.0 <= confidence <= 1.0:
             raise InvalidInputError("confidence must be between 0 and 1")
@@ -268,7 +270,8 @@ class MemoryEngine:
         now: datetime | None = None,
     ) -> builtins.list[list[ScoredMemory]]:
         """Recall for several queries, embedded in one batch."""
-        texts = [clean_text(q, what="query") for q in queries]
+        # Read with typed quotes, as ingest stores text: "Where’s my car?".
+        texts = [as_typed(clean_text(q, what="query")) for q in queries]
         k = self.config.top_k if top_k is None else top_k
         if k < 1:
             raise InvalidInputError("top_k must be at least 1")

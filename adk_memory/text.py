@@ -1,7 +1,9 @@
-"""Text helpers shared by every stage that shows stored text to a model or a person."""
+"""Text helpers shared by every stage that reads text or shows stored text to a model or a
+person."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 #: Characters that look like angle brackets but survive NFKC. Mapped to the ASCII ones so the
@@ -27,6 +29,17 @@ _LOOKALIKE_BRACKETS = str.maketrans(
         "\u2771": ">",
         "\u29fc": "<",  # ⧼ left-pointing curved angle bracket
         "\u29fd": ">",
+    }
+)
+#: Typographic quotes mapped to the typed ones. Phones type "I’m" and "my car’s" by default;
+#: every reading of words (slots, cues, the question) is written for the typed apostrophe.
+_TYPOGRAPHIC_QUOTES = str.maketrans(
+    {
+        "\u2019": "'",  # ’ right single quotation mark, the apostrophe phones type
+        "\u2018": "'",  # ‘
+        "\u02bc": "'",  # ʼ modifier letter apostrophe
+        "\u201c": '"',  # “
+        "\u201d": '"',  # ”
     }
 )
 #: Categories removed outright: format (zero-width, bidi overrides, tag characters, soft
@@ -57,3 +70,46 @@ def display_safe(text: str) -> str:
         elif unicodedata.category(char) not in _DROPPED:
             kept.append(char)
     return " ".join("".join(kept).split())
+
+
+#: Contractions chat types without their apostrophe that no other word spells: "im", "ive",
+#: "dont", "thats". Not "its", "were", "well", "ill", "id", "lets", "hell", "shell", "wed":
+#: each is a word of its own. Only in lower case, or capitalised opening a clause
+#: (`_with_apostrophe`).
+_BARE_CONTRACTION = re.compile(
+    r"\b(?:(?P<i>i)(?P<i_tail>m|ve)"
+    r"|(?P<not>do|does|did|is|was|were|are|has|have|had|could|would|should|ca|wo|must|need)"
+    r"(?P<not_tail>nt)"
+    # Not "were": "we're" typed bare is a word of its own.
+    r"|(?P<pro>you|they)(?P<pro_tail>re|ve)|(?P<we>we)(?P<we_tail>ve)"
+    r"|(?P<s>that|what|there|he|she|who|where|how)(?P<s_tail>s))\b",
+    re.IGNORECASE,
+)
+
+
+def _with_apostrophe(match: re.Match[str]) -> str:
+    word, text = match.group(0), match.string
+    if not word.islower() and not (
+        # Capitalised, only as a clause's first word before a lower-case one ("Im living in
+        # Leeds"): elsewhere it is a name or an acronym ("Dr Cant", "Im Ji-woo", "IM Group").
+        word[0].isupper()
+        and word[1:].islower()
+        and re.search(r"(?:^|[.!?,;:()\-\u2013\u2014])\s*$", text[: match.start()])
+        and re.match(r"\s+[a-z]", text[match.end() :])
+    ):
+        return word
+    if match.group("not") is not None:
+        tail = match.group("not_tail")
+        return f"{match.group('not')}{tail[0]}'{tail[1]}"
+    for head in ("i", "pro", "we", "s"):
+        if match.group(head) is not None:
+            return f"{match.group(head)}'{match.group(f'{head}_tail')}"
+    return match.group(0)
+
+
+def as_typed(text: str) -> str:
+    """`text` as every reading of words expects it typed: typographic apostrophes and quotes
+    as typed ones ("I’ve moved to York", as phones type it), and the apostrophe chat drops
+    from a contraction no other word spells put back ("im vegan now", "ive moved to york").
+    The same words, read alike however they were keyed."""
+    return _BARE_CONTRACTION.sub(_with_apostrophe, text.translate(_TYPOGRAPHIC_QUOTES))

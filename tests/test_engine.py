@@ -135,6 +135,18 @@ async def _later(
         ),
         # A site's word in a name of what is done there; a routine or a life is no stay.
         ("I work at Asda.", "I work at the post office now"),
+        ("I work at Accenture.", "I work at the Met Office now"),
+        ("I work at Deloitte.", "I work at KPMG's Leeds office now"),
+        # Names that end in a site's word are employers, whoever writes them capitalised.
+        ("I work at Tesco.", "I work at the Home Depot now"),
+        ("I work at Greggs.", "I work at the Cheesecake Factory now, the tips are way better"),
+        # A household member acts on the speaker's own things; a value beside a change of
+        # something else is the speaker's.
+        ("Our broadband is with Virgin.", "the wife switched the broadband to BT"),
+        ("I'm vegetarian.", "the dietitian switched the diet to low FODMAP"),
+        ("I'm vegetarian.", "I'm keto now since I got put on it by the dietitian"),
+        # A list that shares a word with the old value, not the value, replaces it.
+        ("I work at the Leeds office.", "I work at the York office and the Bradford site now"),
         ("I drink flat whites.", "I drink black coffee now, I'm at Pret till lunch most days"),
         (
             "My laptop is a MacBook Air.",
@@ -177,6 +189,20 @@ async def _later(
         ("I drive a VW Golf.", "Traded in my old car for a Kia Niro."),
         ("My email is sam@gmail.com.", "Changed my email address to sam@outlook.com."),
         ("I live in Leeds.", "Moved to Bristol, my hometown."),
+        # "My X's" before a name or an amount said as what holds now is "My X is".
+        ("My car is a Ford Fiesta.", "My car's a Kia Niro now."),
+        ("My GP is Dr Patel.", "my GP's Dr Okafor now, Patel retired"),
+        ("My rent is £950.", "My rent's £1,050 these days."),
+        ("My dentist is Dr Kaur.", "My dentist's Dr Mensah-Boateng now."),
+        # Typographic apostrophes, as phones type them, read as typed ones.
+        ("I live in Leeds.", "I\u2019ve moved to York."),
+        ("My laptop is a MacBook Air.", "My laptop\u2019s a Dell XPS now."),
+        # And as chat types them without one.
+        ("I live in Leeds.", "ive moved to york lol"),
+        # Another acting on the speaker's own thing, or the speaker on theirs.
+        ("I'm vegetarian.", "the doctor switched my diet to low FODMAP"),
+        ("I drink coffee.", "The GP switched the coffee to decaf for my heart"),
+        ("I drink semi-skimmed milk.", "A while back I switched the milk to oat"),
     ],
 )
 async def test_classic_updates_replace(
@@ -1133,6 +1159,44 @@ async def test_longer_lists_keep_their_other_items(
             "My gym is PureGym.",
             "My gym is Anytime Fitness now, I'm down in Cornwall for the summer",
         ),
+        # "My X's" before anything but a name or an amount of the slot's kind said as
+        # holding now is a possessive or a description.
+        ("My car is a Ford Fiesta.", "My car's SORN now while I fix the clutch"),
+        ("My gym is PureGym.", "My gym's £35 now, they put it up again"),
+        ("I'm a nurse.", "My job's WFH now"),
+        ("I live in Leeds.", "My home's EPC C now"),
+        ("My car is a VW Golf.", "MY CAR'S A WRECK NOW"),
+        ("My car is a VW Golf.", "My car's MOT'd, now just need to tax it"),
+        # Where "'s" may be "is in", "is at" or "has": a person or a place by name alone.
+        ("My manager is Tom.", "My manager's Leeds now, I'm still in London"),
+        ("My GP is Dr Patel.", "my GP's Headingley now, they moved surgeries"),
+        ("My car is a VW Golf.", "my ride's an Uber now"),
+        ("My car is a VW Golf.", "my car's a PCP now"),
+        ("My car is a Ford Fiesta.", "My car's a Cat S now, insurance wrote it off"),
+        ("My car is a VW Golf.", "My car's Bluetooth stopped working"),
+        ("My phone is a Pixel 7.", "My phone's Bluetooth keeps dropping now"),
+        ("My laptop is a MacBook Air.", "My laptop's M1, still flies."),
+        ("I'm a nurse.", "My job's NHS-funded, so the pension's good."),
+        ("My boss is Tom.", "My boss's Leeds-based but I'm in London."),
+        ("My manager is Tom.", "My manager's Cambridge-educated now apparently"),
+        # A site whose word is capitalised too, after "the", is where, not whom for.
+        ("I work at Deloitte.", "I work at the Manchester Branch now"),
+        ("I work at Aviva.", "I work at the Norwich HQ now"),
+        ("I work at Leeds Beckett.", "I work at the Headingley Campus now"),
+        # A site said for some days of each week is no new usual one.
+        ("I work at the Leeds office.", "I work at the London HQ two days a week now"),
+        ("I work at the Leeds office.", "I work at the Salford site every other Friday now"),
+        # Something else moved to a value, or someone else changing what they serve.
+        ("I drink flat whites.", "switched the staff room coffee to Kenco, grim"),
+        ("I drink tea.", "the hotel manager switched the breakfast tea to Earl Grey"),
+        ("My usual is a flat white.", "switched the team coffee order to oat lattes"),
+        ("I'm pescatarian.", "moved the toddler onto a vegetarian diet"),
+        ("I'm vegetarian.", "put the dog onto a raw food diet"),
+        # A new value that lists the old one beside another keeps it.
+        (
+            "I work at the Leeds office.",
+            "I work at the Leeds office and the Bradford site alternate weeks",
+        ),
         # A remembered text that says more than one thing of its own: a new value of one
         # slot it states would hide the rest of what it says.
         ("I live in Berlin with my wife and we both work at Siemens.", "I moved to Munich."),
@@ -1308,6 +1372,13 @@ async def test_later_answers_in_more_phrasings_come_first(
             "Swimming club is Monday evenings for me.",
             "Switched my swimming club sessions over to Wednesday evenings.",
             "When is my swimming club?",
+        ),
+        # A question typed on a phone ("’") asks the same.
+        (
+            "My physio is Rachel Moss.",
+            "ugh, the bus was late this morning. Anyway the new physio, Priya Kaur, is "
+            "brilliant with my shoulder",
+            "Who\u2019s my physio?",
         ),
     ],
 )

@@ -19,7 +19,7 @@ from adk_memory.extraction.cues import (
     content_words,
     cues,
 )
-from adk_memory.extraction.cues.tense import IRREGULAR, LASTS, MONTHS
+from adk_memory.extraction.cues.tense import IRREGULAR, LASTS, MONTHS, WEEKDAYS
 from adk_memory.extraction.slots import category_of, head_attribute, predicate_for_category
 from adk_memory.extraction.values import PEOPLE_SLOTS
 
@@ -53,7 +53,10 @@ _TENTATIVE = re.compile(
     r"|at (?:the )?weekends?"
     # Days of the week it holds on, or a condition it holds under: "the SU bar on Fridays",
     # "an old Raleigh when it's icy out", "a ThinkPad if I'm in the office".
-    r"|on (?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekdays|weekends|alternate \w+)"
+    rf"|on (?:{WEEKDAYS}s|weekdays|weekends|alternate \w+)"
+    # Some days of each week only: "the London HQ two days a week", "every other Friday".
+    r"|(?:one|two|three|four|[1-4]) (?:days?|mornings?|evenings?|nights?) a week"
+    r"|(?:once|twice) a (?:week|fortnight|month)|every other \w+"
     rf"|{_CONDITION}"
     # What a photo or a pool shows, not the hair: "short in my passport photo", "green from
     # the chlorine", "grey underneath the dye".

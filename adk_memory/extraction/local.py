@@ -75,6 +75,7 @@ from adk_memory.extraction.values import (
     names_a_value,
 )
 from adk_memory.model import Fact, InputEvent, Kind, Source
+from adk_memory.text import as_typed
 
 # A short lead-in before a colon: "Big news: we migrated ...", "Update - I moved ...". Words
 # of the speaker's before a dash are the statement ("I moved to Leeds - still unpacking").
@@ -90,8 +91,10 @@ _FILLER = re.compile(
     re.I,
 )
 _TRAILING = re.compile(
-    r"\s*(?:,?\s*(?:(?:as of|since|from|starting) )?(?:now|these days|nowadays|anymore|"
-    r"any more|lately|recently|at the moment|currently|for now|though|too|by the way|btw|"
+    # Whole words only: "Dr Okafor now" keeps its "for".
+    r"\s*(?:,?\s*(?<!\w)(?:(?:as of|since|from|starting) )?(?:now(?: on)?|these days|"
+    r"nowadays|anymore|any more|lately|recently|at the moment|currently|for now|though|too|"
+    r"by the way|btw|going forward|in future|"
     r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
     rf"(?:{COUNT}) (?:days?|weeks?|months?|years?) ago|"
@@ -381,13 +384,15 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
         Kind.PROFILE,
     ),
     (
-        # Not "New gym is …" without "my", nor "my X's …": whose new one, and whether it is
-        # here yet, "New car is a Tesla, delivery is the 28th", "sorted out Priya's laptop.
-        # New laptop is a Lenovo", or what the "'s" is ("my car's a 65 plate", "My car's
-        # Bluetooth stopped working") were weak evidence in two reviews (round 33).
+        # Not "New gym is …" without "my": whose new one, and whether it is here yet ("New
+        # car is a Tesla, delivery is the 28th", "sorted out Priya's laptop. New laptop is a
+        # Lenovo") were weak evidence in two reviews (round 33). "my X's" is "is" only where
+        # the value can say nothing else (`_contraction_says_is`): "My car's Bluetooth
+        # stopped working" is a possessive.
         r"^my (?:current |new |main |primary |usual |regular )?(?P<head>"
         + "|".join(sorted((re.escape(h) for h in HEAD_ATTRIBUTE), key=len, reverse=True))
-        + r")(?: there| here)? is (?:now |currently )?(?:an? |the |called |named )?{obj}$",
+        + r")(?: there| here)?(?P<be> is|'s) (?:now |currently )?"
+        r"(?P<article>an? |the |called |named )?{obj}$",
         "head",
         True,
         Kind.PROFILE,
@@ -430,6 +435,53 @@ def resolve_relative_time(text: str, at: datetime) -> datetime:
     raw = match.group("n").lower()
     count = _NUM.get(raw) or int(raw)
     return at - timedelta(days=count * _DAYS[match.group("unit2").lower()])
+
+
+#: A value that is a name or an amount and nothing else: every word capitalised or a figure
+#: ("Dr Ahmed", "Pixel 9", "£1,050", "Vets4Pets"), joined at most by "of", "and" or "&".
+_NAME_OR_AMOUNT = re.compile(
+    # Not a word made an adjective by a hyphen ("UK-wide", "NHS-funded", "Leeds-based") nor
+    # a verb ("MOT'd").
+    r"(?![\w'.,+]*(?:-[a-z]+|'d)\b)[A-Z0-9£$€][\w'.,+-]*"
+    r"(?:\s+(?:(?![\w'.,+]*(?:-[a-z]+|'d)\b)[A-Z0-9£$€][\w'.,+-]*|of|and|&))*"
+)
+#: Said as what holds now: "My GP's Dr Ahmed now", "My laptop's a Dell XPS these days".
+_NOW = r"(?:now|these days|nowadays|currently)\b"
+#: The slots "my <head>'s <value> now" may fill, and what their value must look like there,
+#: where "'s" may as well be "has", "is in" or "is at" ("my manager's Leeds now", "my
+#: partner's Deloitte now", "my ride's an Uber now"): an amount of an amount ("my rent's
+#: £1,050 now", not "my gym's £35 now"), a carer named with a title ("my GP's Dr Ahmed now",
+#: not "my GP's Headingley now"), a thing the speaker has said as "a" or "the" one ("my
+#: car's a Kia now", not "my car's SORN now", "my car's a PCP now"). No other slot: a job, a
+#: home, an employer, a diet or a drink ("my job's WFH now", "my company's PLC now") says
+#: what it is like, and a person or a gym named bare is as often a place or a firm.
+_AMOUNTS = frozenset({"rent", "salary"})
+_THINGS_HAD = frozenset({"vehicle", "vehicle:bike", "vehicle:motorbike", "laptop", "uses:phone"})
+_CARERS = re.compile(r"(?:Dr|Doctor|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z]")
+#: An acronym alone is no make ("a PCP", "an EV"), nor a write-off category ("a Cat S").
+_AN_ACRONYM = re.compile(r"[A-Z]{2,4}|(?:Cat|Category) [A-Z]")
+
+
+def _contraction_says_is(obj: str, slot: str, head: str, clause: str, *, article: bool) -> bool:
+    """Whether "my <head>'s <obj>" in `clause` says what the head is (`_AMOUNTS`, `_CARERS`,
+    `_THINGS_HAD`), said as what holds now right after it, in a clause not all in capitals
+    (where a capital tells nothing): not "My car's Bluetooth stopped working", "My laptop's
+    M1, still flies", "My car's MOT'd, now just need to tax it"."""
+    if not _NAME_OR_AMOUNT.fullmatch(obj) or not re.search(r"[a-z]", clause):
+        return False
+    if not re.search(rf"'s\s+{_NOW}|{re.escape(obj)}\s+{_NOW}", clause, re.IGNORECASE):
+        return False
+    if slot in _AMOUNTS:
+        return bool(re.match(r"[0-9£$€]", obj))
+    if slot.startswith("care:"):
+        return _CARERS.match(obj) is not None
+    return (
+        slot in _THINGS_HAD
+        and article
+        and head.lower() != "ride"
+        and not _AN_ACRONYM.fullmatch(obj)
+        and not re.match(r"[0-9£$€]", obj)
+    )
 
 
 def _clean_object(value: str) -> str:
@@ -601,6 +653,37 @@ _AN_ORGANISATIONS_OWN = re.compile(
     r"everybody|all of us|the (?:whole )?team|staff|all staff)\b)",
     re.IGNORECASE,
 )
+#: Someone named by a noun changing what they serve: "the Airbnb host switched the coffee to
+#: decaf".
+_ANOTHER_MOVES_A_THING = re.compile(
+    r"^\W*(?:the|a|an)\s+"
+    # Not the landlord or the agent, who act on the speaker's tenancy, nor the household
+    # ("the wife switched the broadband to BT", "the two of us changed the car").
+    rf"(?!(?:landlord|landlady|letting agen\w*|estate agen\w*|missus|hubby|other half|"
+    rf"two of us|{RELATION_NOUNS})\b)(?![^,.;]*\b(?:and|&) (?:me|i)\b)"
+    # Nor a carer, who changes what the speaker has ("The GP switched the coffee to decaf"),
+    # nor a time before the speaker ("A while back I switched the milk to oat").
+    r"(?!(?:[\w'-]+\s+){0,2}?(?:doctor|gp|nurse|nutritionist|dietitian|dietician|consultant|"
+    r"physio|trainer|coach|i|we)\b)"
+    r"(?:[\w'-]+\s+){0,2}?[\w'-]+\s+(?:(?:has|have|just|finally|recently)\s+)*"
+    r"(?:switched|moved|changed|swapped|upgraded|downgraded|transferred)\s+"
+    # What a host serves, not the speaker's own things another acts on for them ("the
+    # doctor switched the diet to low FODMAP", "the network upgraded the phone", "The
+    # office swapped all our laptops to MacBooks").
+    r"(?:the|a|an|their|his|her|its)\s+(?:[\w'-]+\s+){0,2}?"
+    r"(?:coffee|tea|milk|drinks?|menu|breakfast|lunch|dinner|food|beans)\b",
+    re.IGNORECASE,
+)
+#: A change that moves something other than the speaker to a value: "moved the toddler onto
+#: a vegetarian diet", "switched the team coffee order to oat lattes"; not "switched to
+#: decaf", "switched over to decaf" nor "put myself on a vegan diet".
+_MOVES_SOMETHING_ELSE = re.compile(
+    # A thing or a person named with "the", "a" or whose, not "got really into matcha".
+    r"\b(?:switched|moved|changed|swapped|put|transferred|converted|got)\s+"
+    r"(?:the|a|an|his|her|their|its|all|both)\s+"
+    r"(?P<what>(?:[\w'-]+\s+){1,3}?)(?:to|onto|into|on)\b",
+    re.IGNORECASE,
+)
 #: A thing of someone else's, by a possessive ("the kids' car seats", "Mum's Corsa"), or
 #: people moved ("Switched the kids to Spotify Kids"): theirs, not the speaker's.
 _ANOTHERS_POSSESSIVE = re.compile(r"\b(?!(?:it|that|what|there|here)'s\b)[\w-]+(?:'s|s')(?=\s|$)")
@@ -653,6 +736,24 @@ _ANOTHER_THINGS_STATE = re.compile(
     r"(?:is|are|was|were|'s|'re|has|have|went|goes)\b",
     re.IGNORECASE,
 )
+
+
+def _moved_something_else_to(text: str, value: str) -> bool:
+    """Whether `value` is what a change moved other than the speaker's own, or where it
+    moved it: a person or a pet ("moved the toddler onto a vegetarian diet"), or a thing
+    named by whose or where it is ("switched the staff room coffee to Kenco", "the team
+    coffee order"). Not the speaker's own thing ("switched the milk to oat", "the usual
+    tea"), nor a value beside such a change ("I'm a green tea person now that I've got used
+    to it")."""
+    for m in _MOVES_SOMETHING_ELSE.finditer(text):
+        what = m.group("what").split()
+        anothers = any(_PEOPLE.fullmatch(w) for w in what) or (
+            len(what) > 1 and what[0].lower() not in OWN_ONES_QUALIFIERS
+        )
+        near = f"{text[m.start() : m.end()]} {' '.join(text[m.end() :].split()[:4])}"
+        if anothers and re.search(rf"\b{re.escape(value)}\b", near, re.IGNORECASE):
+            return True
+    return False
 
 
 def _category_of_thing(thing: str) -> str | None:
@@ -756,6 +857,10 @@ def match_slot(
             if groups.get("head")
             else predicate
         )
+        if (groups.get("be") or "").lower() == "'s" and not _contraction_says_is(
+            obj, slot, groups["head"], sentence, article=bool(groups.get("article"))
+        ):
+            continue
         said_as = m.group(0).lower()
         says_mine = SAYS_WHAT_MINE_IS.match(said_as) is not None
         if (
@@ -812,7 +917,11 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
     text = unmask(_core(sentence))
     if dropped == "someone" and not _SPEAKER_FIRST.match(text):
         return None
-    if _A_PLACES_THING.match(mask(text)) or _AN_ORGANISATIONS_OWN.match(text):
+    if (
+        _A_PLACES_THING.match(mask(text))
+        or _AN_ORGANISATIONS_OWN.match(text)
+        or _ANOTHER_MOVES_A_THING.match(text)
+    ):
         return None
     if _third_person(mask(text)) is not None:
         return None
@@ -918,6 +1027,9 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         found = category_match(text, specific=True)
         if (
             found is not None
+            # Not the value something else was moved to: "moved the toddler onto a
+            # vegetarian diet", "switched the staff room coffee to Kenco".
+            and not _moved_something_else_to(text, found[0])
             and predicate_for_category(found[1]) is not None
             and not is_the_subject(found[0], text)
             and not _ANOTHER_THINGS_STATE.match(text)
@@ -1016,7 +1128,8 @@ class LocalExtractor:
         with_agent = any(not e.is_human for e in events)
         facts: list[Fact] = []
         previous: InputEvent | None = None
-        for event in events:
+        # Read (and kept) with typed apostrophes: "I’ve moved to York" is "I've moved to York".
+        for event in (e.model_copy(update={"text": as_typed(e.text)}) for e in events):
             if event.is_human:
                 facts.extend(self._from_event(event, previous, with_agent=with_agent))
             previous = event

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from adk_memory.extraction.cues.tense import MONTHS, WEEKDAYS
+
 _GREETING = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|howdy|yo|morning|evening|afternoon|good (?:morning|afternoon|"
     r"evening|night)|greetings|ok i'm back|i'm back|back again|bye|goodbye|see you|see ya|"
@@ -55,6 +57,45 @@ _REQUEST = re.compile(
 _FRAME = re.compile(
     r"^(?:(?:did|do) you know|guess what|have i (?:told|mentioned)(?: to)? you|did i (?:tell|"
     r"mention)(?: to)? you|you know what|remember)\b[,:\s]*(?:that\s+)?",
+    re.IGNORECASE,
+)
+#: A request to keep something about the speaker: "could you call me Natalia from now on?",
+#: "can you remember that I'm vegan now?". What it asks to keep is a statement of the
+#: speaker's, the very thing a memory is for.
+_KEEP_REQUEST = re.compile(
+    r"^(?:(?:please|pls|hey|ok|okay|so|actually|oh|also)[,\s]+)*"
+    r"(?:(?:can|could|would|will) you\s+(?:please\s+|pls\s+|just\s+)*|please\s+|pls\s+)"
+    r"(?:(?:remember|note|make a note|keep in mind|bear in mind)(?:\s+(?:of|down))?"
+    r"(?:\s+that)?[,:\s]+(?P<statement>.+)"
+    # A name and nothing more, not a taxi, a day or a part: "call me Natalia from now on",
+    # not "call me a taxi", "call me Monday", "call me Captain in this story".
+    r"|(?P<ask>(?:call|address) me|refer to me as)\s+(?P<name>(?-i:[A-Z])[\w'-]*"
+    # Said as lasting: "call me Uber", "call me Weds" name no one.
+    r"(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+(?:from now on|instead|going forward|in future)"
+    r"(?:\s+(?:please|pls))?)$",
+    re.IGNORECASE,
+)
+#: What a statement the speaker asks the agent to keep opens with: its own subject and verb
+#: ("I'm vegan now", "my sister lives in Oslo"), not a question inside it ("whether I'm
+#: vegan", "my GP's name").
+_OWN_STATEMENT = re.compile(
+    r"^(?:i|we|i'm|i've|i'd|we're|we've)\b"
+    r"|^(?:my|our)\s+(?:[\w-]+\s+){1,2}?(?:is|are|was|were|has|have|had|lives?|works?|"
+    r"went|got|moved|changed|started|left)\b",
+    re.IGNORECASE,
+)
+#: Not a statement to keep: unsure ("I work at Tesco now or did I tell you Asda?", "I'm vegan
+#: if I told you", "I drive something German, which one was it?"), or about the
+#: conversation ("I told you about my sister", "we discussed my rent").
+_NOT_KEPT = re.compile(
+    r"\b(?:or|if|whether|something|somewhere|someone)\b|,\s*(?:which|what|where|who|when|how)\b|"
+    r"\b(?:told|asked|mentioned|said to|gave|sent|showed) you\b|"
+    r"\b(?:talked|spoke|chatted) about\b|\bdiscussed\b",
+    re.IGNORECASE,
+)
+#: Not a name: a day, a month or a time to call ("can you call me Monday?", "call me ASAP").
+_A_TIME = re.compile(
+    rf"^{WEEKDAYS}|^(?:{MONTHS}|tonight|tomorrow|today|later|asap|soon|back|now)$",
     re.IGNORECASE,
 )
 #: Whether a question asks about the speaker's own facts ("Where do I live?") rather than
@@ -106,6 +147,25 @@ def framed_statement(sentence: str) -> str | None:
     return rest if len(rest.split()) >= 2 else None
 
 
+def kept_on_request(sentence: str) -> str | None:
+    """What a request asks the agent to keep about the speaker ("can you remember that I'm
+    vegan now?" → "I'm vegan now", "could you call me Natalia from now on?" → "call me
+    Natalia from now on"), or None when it asks for no such thing ("can you remember what I
+    said about my sister?", "can you remember whether I'm vegan?", "can you call me
+    Monday?")."""
+    match = _KEEP_REQUEST.match(sentence.strip().rstrip(" ?!."))
+    if match is None:
+        return None
+    if match.group("statement") is not None:
+        statement = match.group("statement").strip()
+        if _NOT_KEPT.search(statement):
+            return None
+        return statement if _OWN_STATEMENT.match(statement) else None
+    if _A_TIME.match(match.group("name").split()[0]):
+        return None
+    return match.group(0)[match.start("ask") :].strip()
+
+
 def is_small_talk(sentence: str) -> bool:
     """Greetings, thanks, acknowledgements and bids for attention."""
     text = sentence.strip()
@@ -132,6 +192,9 @@ def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
     text = sentence.strip()
     if not text or is_small_talk(text):
         return None
+    kept = kept_on_request(text)
+    if kept is not None:
+        return kept
     framed = framed_statement(text)
     if framed is not None:
         return framed
@@ -157,6 +220,7 @@ __all__ = [
     "is_question",
     "is_request",
     "is_small_talk",
+    "kept_on_request",
     "salient_part",
     "statement_before_question",
 ]

@@ -152,12 +152,25 @@ _A_SITE = re.compile(
     r"(?:office|branch|site|campus|depot|HQ|headquarters|store|superstore|shop|warehouse|plant|"
     r"factory|centre|center|building|location|studio)s?\b"
 )
+#: A site whose word is capitalised too, after "the": "the Manchester Branch", "the Derby
+#: Site", "the Leeds HQ". Only the words an employer's name seldom ends with: "the Met
+#: Office", "the Home Depot", "the Cheesecake Factory", "the Nissan Plant" and "the Amazon
+#: Warehouse" are employers as often as sites.
+_A_CAPITALISED_SITE = re.compile(
+    r"^(?:[A-Z][\w&-]*\s+){1,3}(?:Branch|Site|Campus|HQ|Headquarters)$"
+)
 
 
-def work_slot(predicate: str, value: str, *, a_group_moved: bool = False) -> str:
-    """`predicate`, or `WORK_SITE` when a place of work is an office or a site, or where the
-    speaker's team was moved."""
-    if predicate == "works_at" and (a_group_moved or _A_SITE.match(value)):
+def work_slot(predicate: str, value: str, *, a_group_moved: bool = False, clause: str = "") -> str:
+    """`predicate`, or `WORK_SITE` when a place of work is an office or a site (as `clause`
+    says it), or where the speaker's team was moved."""
+    if predicate != "works_at":
+        return predicate
+    if a_group_moved or _A_SITE.match(value):
+        return WORK_SITE
+    if _A_CAPITALISED_SITE.match(value) and re.search(
+        rf"\bthe\s+{re.escape(value)}", clause, re.IGNORECASE
+    ):
         return WORK_SITE
     return predicate
 
@@ -219,7 +232,7 @@ def scoped_slot(predicate: str, clause: str) -> str:
 def slot_as_said(predicate: str, value: str, clause: str) -> str:
     """`predicate` as `clause` says it of `value`: a site rather than the employer
     (`work_slot`), keyed to a context of work or study (`scoped_slot`)."""
-    return scoped_slot(work_slot(predicate, value), clause)
+    return scoped_slot(work_slot(predicate, value, clause=clause), clause)
 
 
 #: The slot of what the speaker says they ride ("I ride a Brompton", "I'm riding a Honda

@@ -63,6 +63,18 @@ def _items(value: str) -> list[set[str]]:
     return [_words(part) for part in split_items(value) if _words(part)]
 
 
+def _lists_whole(value: str, listed: str) -> bool:
+    """Whether `listed` names all of `value` as one item beside another ("the Leeds office"
+    in "the Leeds office and the Bradford site"), not one word of it ("York office and the
+    Bradford site" shares only "office" with "Leeds office")."""
+    item = normalize_value(value)
+    return (
+        bool(item)
+        and re.search(rf"(?<!\w){re.escape(item)}(?!\w)", normalize_value(listed)) is not None
+        and one_of_several(value, listed)
+    )
+
+
 def _body(record: MemoryRecord) -> str:
     """A record's words without the "<Speaker>: " label."""
     return strip_speaker(record.text)
@@ -361,6 +373,10 @@ def relate(fact: Fact, record: MemoryRecord, similarity: float) -> Decision | No
     # over to Monzo" over "I bank with Barclays").
     moved = is_single_valued(fact.predicate) or arrived(strip_speaker(fact.text)) is not None
     if fact.polarity and record.polarity and new_obj and moved:
+        if _lists_whole(record.object, fact.object):
+            # The new value lists the old one beside another: "I work at the Leeds office
+            # and the Bradford site alternate weeks" keeps the Leeds office.
+            return None
         return Decision.REPLACE
     return None
 

@@ -214,6 +214,40 @@ async def test_questions_greetings_and_requests_to_the_agent_are_not_stored() ->
     assert await _facts(*events) == []
 
 
+async def test_a_request_to_keep_a_fact_keeps_it() -> None:
+    events = [
+        _event("Hi! What can I do for you today?", id="a1", author="model"),
+        _event("actually could you call me Natalia from now on?", id="u1"),
+        _event("Sure, Natalia!", id="a2", author="model"),
+        _event("Can you remember that I'm vegan now?", id="u2"),
+    ]
+    facts = await _facts(*events)
+    assert [(f.predicate, f.object) for f in facts] == [("name", "Natalia"), ("diet", "vegan")]
+
+
+async def test_apostrophes_read_alike_however_typed() -> None:
+    # Phones type "’", and chat drops the apostrophe: the same small talk is dropped, the
+    # same slot filled.
+    events = [
+        _event("Thanks, that\u2019s really helpful.", id="u1"),
+        _event("What\u2019s the capital of Australia?", id="u2"),
+        _event("thanks, thats really helpful", id="u3"),
+        _event("whats the capital of australia?", id="u4"),
+    ]
+    assert await _facts(*events) == []
+    [fact] = await _facts(_event("I\u2019ve moved to York."))
+    assert (fact.predicate, fact.object) == ("lives_in", "York")
+    assert fact.text == "User: I've moved to York."
+    [fact] = await _facts(_event("Im living in Leeds now"))
+    assert (fact.predicate, fact.object) == ("lives_in", "Leeds")
+    assert fact.text == "User: I'm living in Leeds now"
+    # A word of its own is left as typed: "were" is no "we're", and a name is a name.
+    [fact] = await _facts(_event("We were in Leeds for the weekend."))
+    assert fact.text == "User: We were in Leeds for the weekend."
+    [fact] = await _facts(_event("My manager is Im Ji-woo now."))
+    assert (fact.predicate, fact.object) == ("manager", "Im Ji-woo")
+
+
 async def test_a_question_that_carries_a_fact_keeps_the_fact() -> None:
     facts = await _facts(
         _event("Did you know I adopted a cat?"),

@@ -20,6 +20,20 @@ from adk_memory.extraction.salience import salient_part
         "Can you explain compound interest like I'm five?",
         "Give me a fun fact.",
         "Remind me, what does HTTP 418 mean?",
+        # Requests to keep nothing of the speaker's.
+        "Can you remember what I said about my sister?",
+        "Could you update the spreadsheet?",
+        "Can you call me a taxi?",
+        "can you note down the recipe?",
+        "Can you call me Monday?",
+        "can you call me Captain in this story?",
+        "Can you remember whether I'm vegan?",
+        "Can you remember my GP's name?",
+        "can you change my password?",
+        "can you remember I work at Tesco now or did I tell you Asda?",
+        "Can you remember I told you about my sister?",
+        "can you call me Weds?",
+        "Can you remember I'm allergic to something, what was it?",
     ],
 )
 def test_conversation_management_is_dropped(sentence: str) -> None:
@@ -37,6 +51,12 @@ def test_conversation_management_is_dropped(sentence: str) -> None:
             "Help me plan my sister's birthday in Oslo.",
             "Help me plan my sister's birthday in Oslo.",
         ),
+        # What a request asks the agent to keep about the speaker is a statement.
+        ("actually could you call me Natalia from now on?", "call me Natalia from now on"),
+        ("Can you remember that I'm vegan now?", "I'm vegan now"),
+        ("Could you note that my sister lives in Oslo?", "my sister lives in Oslo"),
+        ("Can you remember my manager is Tom now?", "my manager is Tom now"),
+        ("Could you call me Sam instead?", "call me Sam instead"),
     ],
 )
 def test_statements_are_kept(sentence: str, kept: str) -> None:

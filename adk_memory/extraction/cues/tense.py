@@ -11,6 +11,8 @@ from adk_memory.extraction.sentences import split_sentences
 
 #: The months, as a regular-expression alternation.
 MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+#: A day of the week, as a regular-expression group.
+WEEKDAYS = "(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 #: A statement bounded to a passing moment: it says nothing about the lasting value.
 _TEMPORARY = LazyPattern(
     r"\b(?:this (?:morning|afternoon|evening|week|weekend|saturday|sunday|monday|tuesday|"

@@ -31,6 +31,7 @@ from adk_memory.extraction.cues import (
     subject_words,
     told_as_over,
 )
+from adk_memory.extraction.cues.tense import WEEKDAYS
 from adk_memory.extraction.sentences import mask, unmask
 from adk_memory.extraction.slots import (
     ALSO_ORDINARY_WORDS,
@@ -43,6 +44,7 @@ from adk_memory.extraction.slots import (
 from adk_memory.model import Kind, ScoredMemory
 from adk_memory.retrieval.ordering.config import OrderingConfig
 from adk_memory.retrieval.question import asks_for_one
+from adk_memory.text import as_typed
 
 
 def _slot(memory: ScoredMemory) -> tuple[str, str] | None:
@@ -57,7 +59,9 @@ def _slot(memory: ScoredMemory) -> tuple[str, str] | None:
 
 
 def _body(memory: ScoredMemory) -> str:
-    return strip_speaker(memory.record.text)
+    # Memories stored before ingest typed their quotes, or by another extractor, are read
+    # alike.
+    return strip_speaker(as_typed(memory.record.text))
 
 
 def _stated(memory: ScoredMemory) -> tuple[object, ...]:
@@ -91,12 +95,9 @@ _NOT_VALUES = frozenset(
 #: A day that names when something happens again and again, which a schedule holds ("on
 #: Sundays", "Saturday mornings", "every tuesday"), in any case: a value of the kind "time",
 #: told apart from the day of a one-off ("I washed my car on Sunday"), which names none.
-_DAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-
-
 _SCHEDULED_DAY = re.compile(
-    rf"\b(?P<day>{_DAY_NAMES})(?:s\b|\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
-    rf"|\bevery\s+(?P<every>{_DAY_NAMES})\b",
+    rf"\b(?P<day>{WEEKDAYS})(?:s\b|\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
+    rf"|\bevery\s+(?P<every>{WEEKDAYS})\b",
     re.IGNORECASE,
 )
 
