@@ -137,6 +137,27 @@ def statement_before_question(sentence: str) -> str | None:
     return lead
 
 
+#: A statement given as the reason for a question, after it: "What should I cook now that
+#: I'm vegan?", "Any recommendations for Leeds, since we just moved here?". Only the
+#: speaker's own state or change ("now that I'm", "since we moved"), not a time asked about
+#: ("since I last asked", "since I was a kid").
+_REASON_AFTER_QUESTION = re.compile(
+    r"(?:,\s*|\s+)(?P<why>(?:now that|since|because|seeing as|given that)\s+"
+    r"(?:i|we|i'm|i've|we're|we've|my|our)\b(?![^?]*\b(?:last|ago|was a|were|asked|said|"
+    r"told|mentioned|talked|spoke|chatted|discussed)\b)[^?]*?)\s*\?+\s*$",
+    re.IGNORECASE,
+)
+
+
+def statement_after_question(sentence: str) -> str | None:
+    """The statement a question gives as its reason, after it ("What should I cook now that
+    I'm vegan?" → "now that I'm vegan"), or None."""
+    match = _REASON_AFTER_QUESTION.search(sentence)
+    if match is None or len(match.group("why").split()) < 3:
+        return None
+    return match.group("why").strip()
+
+
 def framed_statement(sentence: str) -> str | None:
     """The statement inside a question frame ("Did you know I adopted a cat?" → "I adopted a
     cat"), or None when the question frames none."""
@@ -200,8 +221,8 @@ def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
         return framed
     if is_question(text):
         if addressed_to_agent or not re.search(r"\b(?:you|your|yours)\b", text, re.IGNORECASE):
-            # The asking is dropped; a statement it follows is kept.
-            lead = statement_before_question(text)
+            # The asking is dropped; a statement it follows, or gives as its reason, is kept.
+            lead = statement_before_question(text) or statement_after_question(text)
             return None if lead is None else salient_part(lead, addressed_to_agent=True)
         return text
     if addressed_to_agent and is_request(text) and not _FIRST_PERSON.search(_tail(text)):
@@ -222,5 +243,6 @@ __all__ = [
     "is_small_talk",
     "kept_on_request",
     "salient_part",
+    "statement_after_question",
     "statement_before_question",
 ]

@@ -225,6 +225,15 @@ async def test_a_request_to_keep_a_fact_keeps_it() -> None:
     assert [(f.predicate, f.object) for f in facts] == [("name", "Natalia"), ("diet", "vegan")]
 
 
+async def test_the_reason_a_question_gives_is_kept() -> None:
+    events = [
+        _event("Hi! What can I do for you today?", id="a1", author="model"),
+        _event("What should I cook tonight now that I'm vegan?", id="u1"),
+    ]
+    [fact] = await _facts(*events)
+    assert (fact.predicate, fact.object) == ("diet", "vegan")
+
+
 async def test_apostrophes_read_alike_however_typed() -> None:
     # Phones type "’", and chat drops the apostrophe: the same small talk is dropped, the
     # same slot filled.

@@ -34,6 +34,10 @@ from adk_memory.extraction.salience import salient_part
         "Can you remember I told you about my sister?",
         "can you call me Weds?",
         "Can you remember I'm allergic to something, what was it?",
+        # A time asked about is no reason given.
+        "What has changed since I last asked?",
+        "How long has it been since I was a kid?",
+        "Can you remember what I said since we talked?",
     ],
 )
 def test_conversation_management_is_dropped(sentence: str) -> None:
@@ -57,6 +61,9 @@ def test_conversation_management_is_dropped(sentence: str) -> None:
         ("Could you note that my sister lives in Oslo?", "my sister lives in Oslo"),
         ("Can you remember my manager is Tom now?", "my manager is Tom now"),
         ("Could you call me Sam instead?", "call me Sam instead"),
+        # The reason a question gives, after it.
+        ("What should I cook now that I'm vegan?", "now that I'm vegan"),
+        ("Any recommendations for Leeds, since we just moved here?", "since we just moved here"),
     ],
 )
 def test_statements_are_kept(sentence: str, kept: str) -> None:
