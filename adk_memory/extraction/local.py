@@ -67,6 +67,7 @@ from adk_memory.extraction.slots import (
     work_slot,
 )
 from adk_memory.extraction.values import (
+    AMOUNT_SLOTS,
     IDENTITIES,
     NAMED_SLOTS,
     SAYS_WHAT_MINE_IS,
@@ -455,7 +456,6 @@ _NOW = r"(?:now|these days|nowadays|currently)\b"
 #: car's a Kia now", not "my car's SORN now", "my car's a PCP now"). No other slot: a job, a
 #: home, an employer, a diet or a drink ("my job's WFH now", "my company's PLC now") says
 #: what it is like, and a person or a gym named bare is as often a place or a firm.
-_AMOUNTS = frozenset({"rent", "salary"})
 _THINGS_HAD = frozenset({"vehicle", "vehicle:bike", "vehicle:motorbike", "laptop", "uses:phone"})
 _CARERS = re.compile(r"(?:Dr|Doctor|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z]")
 #: An acronym alone is no make ("a PCP", "an EV"), nor a write-off category ("a Cat S").
@@ -463,16 +463,17 @@ _AN_ACRONYM = re.compile(r"[A-Z]{2,4}|(?:Cat|Category) [A-Z]")
 
 
 def _contraction_says_is(obj: str, slot: str, head: str, clause: str, *, article: bool) -> bool:
-    """Whether "my <head>'s <obj>" in `clause` says what the head is (`_AMOUNTS`, `_CARERS`,
-    `_THINGS_HAD`), said as what holds now right after it, in a clause not all in capitals
-    (where a capital tells nothing): not "My car's Bluetooth stopped working", "My laptop's
-    M1, still flies", "My car's MOT'd, now just need to tax it"."""
+    """Whether "my <head>'s <obj>" in `clause` says what the head is (`AMOUNT_SLOTS`,
+    `_CARERS`, `_THINGS_HAD`), said as what holds now right after it, in a clause not all in
+    capitals (where a capital tells nothing): not "My car's Bluetooth stopped working", "My
+    laptop's M1, still flies", "My car's MOT'd, now just need to tax it"."""
     if not _NAME_OR_AMOUNT.fullmatch(obj) or not re.search(r"[a-z]", clause):
         return False
     if not re.search(rf"'s\s+{_NOW}|{re.escape(obj)}\s+{_NOW}", clause, re.IGNORECASE):
         return False
-    if slot in _AMOUNTS:
-        return bool(re.match(r"[0-9£$€]", obj))
+    an_amount = re.match(r"[0-9£$€]", obj) is not None
+    if slot in AMOUNT_SLOTS:
+        return an_amount
     if slot.startswith("care:"):
         return _CARERS.match(obj) is not None
     return (
@@ -480,7 +481,7 @@ def _contraction_says_is(obj: str, slot: str, head: str, clause: str, *, article
         and article
         and head.lower() != "ride"
         and not _AN_ACRONYM.fullmatch(obj)
-        and not re.match(r"[0-9£$€]", obj)
+        and not an_amount
     )
 
 

@@ -116,7 +116,8 @@ _A_MEASURE = re.compile(
     re.IGNORECASE,
 )
 #: Slots whose values are amounts.
-_AMOUNT_SLOTS = frozenset({"rent", "salary", "age"})
+#: Slots whose values are amounts: "£1,050", "48k", "34".
+AMOUNT_SLOTS = frozenset({"rent", "salary", "age"})
 #: Slots whose values are people, named.
 PEOPLE_SLOTS = frozenset({"manager", "partner", "care", "name"})
 #: Slots whose values are names, never a kind of thing after "a" or "an".
@@ -166,10 +167,10 @@ def names_a_value(obj: str, predicate: str) -> bool:
     if predicate == "name":
         return _NOT_IN_A_NAME.search(obj) is None and not _NOT_A_VALUE_START.match(obj)
     base = predicate.split(":", 1)[0]
-    if base in _AMOUNT_SLOTS and not re.search(r"\d", obj):
+    if base in AMOUNT_SLOTS and not re.search(r"\d", obj):
         # An amount has a number: "moved my salary over to Monzo" names where it is paid.
         return False
-    if _A_MEASURE.match(obj) and base not in _AMOUNT_SLOTS:
+    if _A_MEASURE.match(obj) and base not in AMOUNT_SLOTS:
         # How big or how old a thing is, not which one: "my phone's 256GB".
         return False
     if re.match(r"^[\w-]+'s?(?:\s|$)", obj):
