@@ -644,6 +644,44 @@ async def _conversation(
     return await engine.recall(ALICE, probe, top_k=5, now=T0 + timedelta(days=last + 1))
 
 
+_BACKGROUND = ("My shoe size is 42.", "I'm left-handed.", "I've been to eleven countries so far.")
+
+
+@pytest.mark.parametrize(
+    ("home", "not_a_move", "probe"),
+    [
+        # A plan that did not happen.
+        (
+            "we live in Sheffield, near Ecclesall Road, and the hills are destroying my calves",
+            "we were meant to be moving to Leeds in June but our buyer pulled out, so it's all "
+            "on hold indefinitely. how do I get the removal van deposit back?",
+            "Where do we live?",
+        ),
+        (
+            "we live in Brighton, kemptown, any good dog walks nearby?",
+            "we were meant to be moving to Lewes this month but the sale collapsed at the last "
+            "minute so we're stuck here for now. how do i stay positive?",
+            "Where do we live?",
+        ),
+        # A place weighed up.
+        (
+            "we're in Denver, just outside Wash Park",
+            "how do people actually decide to move cities? looking at Boise because prices "
+            "here are nuts but all our friends are here.",
+            "Where do I live?",
+        ),
+    ],
+)
+async def test_a_move_that_fell_through_or_is_weighed_up_leaves_the_home_in_sight(
+    engine: MemoryEngine, home: str, not_a_move: str, probe: str
+) -> None:
+    said = [(0, home), *((0, text) for text in _BACKGROUND), (90, not_a_move)]
+    ranked = await _conversation(engine, said, probe)
+    [kept] = [m for m in ranked if home.split(",")[0] in m.record.text]
+    assert kept.latest is not False
+    assert ranked.index(kept) <= 1
+
+
 @pytest.mark.parametrize(
     ("said", "probe", "answer"),
     [

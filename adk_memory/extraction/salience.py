@@ -103,6 +103,10 @@ _A_TIME = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|my|me|we|our|us|mine)\b", re.IGNORECASE)
 
 
+#: The other person, in a question: asked of them, it may be the only record of their fact.
+_YOU = re.compile(r"\b(?:you|your|yours)\b", re.IGNORECASE)
+
+
 def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?")
 
@@ -110,11 +114,40 @@ def is_question(sentence: str) -> bool:
 #: Where a question starts after a statement in one sentence: "Moved to Leeds last month,
 #: any tips for meeting people?", "so I'm vegan now - what should I cook?", "dentist is Dr.
 #: Haddad on Mill Lane, remind me?".
+_QUESTION_WORDS = (
+    r"what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|can|could|"
+    r"would|should|shall|do|does|did|is|are|was|were|will|have|has|got|thoughts|ideas|tips|"
+    r"advice|recommendations?|suggestions?|remind|tell|help|let|please|pls"
+)
 _QUESTION_TAIL = re.compile(
     r"(?:,|;|\s[-\u2013\u2014]|\u2014|\s+(?:so|but|and))\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
-    r"(?:what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|can|could|"
-    r"would|should|shall|do|does|did|is|are|was|were|will|have|has|got|thoughts|ideas|tips|"
-    r"advice|recommendations?|suggestions?|remind|tell|help|let|please|pls)\b)",
+    rf"(?:{_QUESTION_WORDS})\b)"
+    # A full stop inside one sentence is an abbreviation's ("gp upped me to 100mg last tues.
+    # is feeling jittery normal?"): the sentence split found no sentence end there. Only an
+    # asking word after it starts the question ("I moved here on Tues. have no furniture"
+    # goes on), and never after a title, "a.m." or "Jr.".
+    r"|(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bmt)(?<!\bprof)(?<!\bvs)(?<!\bjr)"
+    r"(?<!\bsr)(?<!\bco)(?<!\binc)(?<!\betc)(?<!\ba\.m)(?<!\bp\.m)(?<!\be\.g)(?<!\bi\.e)\.\s+"
+    r"(?=(?:is|are|was|were|does|did|can|could|should|would|what|what's|where|who|how|why|"
+    r"when|which|any)\b)"
+    # A request for the agent's work, when it runs to the question mark: "bumped my savings
+    # to £750 a month, redo the timeline?"; not the speaker's own doing ("I sell candles and
+    # make about £500 a month, do I need to declare it?").
+    r"|[,;]\s+(?=(?:redo|rework|recalculate|update|give|recommend|suggest|send|write|draft|"
+    r"make|check|explain|find|list|show|work out|sort out|plan)\b(?!-)[^,;]*\?+\s*$)",
+    re.IGNORECASE,
+)
+#: A statement of two words, the speaker's own lasting state: "I'm vegan, what are good
+#: sources of omega 3?", "I'm 34, is it too late to start gymnastics?", "I'm Sarah, …";
+#: not a frame for the question or a passing mood ("I'm curious, …", "I'm back, …", "I'm
+#: torn, …"), which no list of words can close, so only a number, a name or a state that
+#: lasts.
+_SHORT_STATEMENT = re.compile(
+    r"^(?:i'm|im|i am|we're|we are)\s+(?:\d[\w'.,+-]*|(?-i:[A-Z])[\w'-]*|vegan|vegetarian|"
+    r"pescatarian|veggie|diabetic|coeliac|celiac|pregnant|retired|single|married|divorced|"
+    r"separated|engaged|widowed|unemployed|self-employed|freelance|left-handed|right-handed|"
+    r"deaf|autistic|disabled|teetotal|sober|epileptic|asthmatic|lactose-intolerant|"
+    r"gluten-free|dairy-free|vegans|vegetarians|homeowners|renters)$",
     re.IGNORECASE,
 )
 #: A segment that asks rather than states ("where do I live, again?").
@@ -125,14 +158,25 @@ _ASKS = re.compile(
 )
 
 
+#: A lead about the exchange itself, not the speaker: "that's too long, make it shorter?",
+#: "you got that wrong, check again?", "here's my code, check it?", "I was wondering, …".
+_ABOUT_THE_EXCHANGE = re.compile(
+    r"^\W*(?:that|this|here|you|your|that's|thats|here's|heres|you're|youre)\b|"
+    r"\b(?:wondering|curious|my question|quick question|confusing|too long|too short)\b",
+    re.IGNORECASE,
+)
+
+
 def statement_before_question(sentence: str) -> str | None:
     """The statement a question is appended to in one sentence ("My sister lives in Oslo,
     have you been?" → "My sister lives in Oslo"), or None when the sentence only asks."""
     match = _QUESTION_TAIL.search(sentence)
     if match is None:
         return None
-    lead = sentence[: match.start()].strip(" ,;-\u2013\u2014")
-    if len(lead.split()) < 3 or _ASKS.match(lead) or is_request(lead):
+    lead = sentence[: match.start()].strip(" ,;.-\u2013\u2014")
+    if len(lead.split()) < 3 and not _SHORT_STATEMENT.match(lead):
+        return None
+    if _ASKS.match(lead) or is_request(lead) or _ABOUT_THE_EXCHANGE.search(lead):
         return None
     return lead
 
@@ -147,6 +191,31 @@ _REASON_AFTER_QUESTION = re.compile(
     r"told|mentioned|talked|spoke|chatted|discussed)\b)[^?]*?)\s*\?+\s*$",
     re.IGNORECASE,
 )
+
+
+#: A statement said with a question mark for a shrug: "so... pescatarian now I guess??",
+#: "we're homeowners now apparently?". Asking nothing, it states what it hedges.
+_SHRUGGED = re.compile(
+    r"\bnow\b[^?]*\b(?:i guess|i suppose|i think|i reckon|apparently)\W*\?+\s*$", re.IGNORECASE
+)
+#: Words that make a shrug a question after all: asking what to do or whether something
+#: follows ("so I should sell my shares now I guess?", "that means I'm free now I think?").
+_STILL_ASKS = re.compile(
+    r"\b(?:should|would|could|need to|means?|meaning|answer|right|correct)\b|=", re.IGNORECASE
+)
+#: Discourse markers before a question word: "so what now I guess?", "idk what to do now?".
+_MARKERS = re.compile(r"^\W*(?:(?:so|anyway|um|uh|ok|okay|wait|then|idk|and|but)\b\W*)+", re.I)
+
+
+def shrugged_statement(sentence: str) -> str | None:
+    """A statement of what holds now, hedged with a question mark and asking nothing
+    ("pescatarian now I guess??" → "pescatarian now I guess"), or None."""
+    text = sentence.strip()
+    if _SHRUGGED.search(text) is None or _YOU.search(text) or _STILL_ASKS.search(text):
+        return None
+    if _ASKS.match(_MARKERS.sub("", text)) or re.match(r"^\W*(?:idk|dunno)\b", text, re.I):
+        return None
+    return text.rstrip(" ?")
 
 
 def statement_after_question(sentence: str) -> str | None:
@@ -220,7 +289,10 @@ def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
     if framed is not None:
         return framed
     if is_question(text):
-        if addressed_to_agent or not re.search(r"\b(?:you|your|yours)\b", text, re.IGNORECASE):
+        shrugged = shrugged_statement(text)
+        if shrugged is not None:
+            return shrugged
+        if addressed_to_agent or not _YOU.search(text):
             # The asking is dropped; a statement it follows, or gives as its reason, is kept.
             lead = statement_before_question(text) or statement_after_question(text)
             return None if lead is None else salient_part(lead, addressed_to_agent=True)
@@ -243,6 +315,7 @@ __all__ = [
     "is_small_talk",
     "kept_on_request",
     "salient_part",
+    "shrugged_statement",
     "statement_after_question",
     "statement_before_question",
 ]

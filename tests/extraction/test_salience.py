@@ -92,6 +92,36 @@ def test_between_people_questions_about_the_other_are_kept() -> None:
             "dentist is Dr. Haddad on Mill Lane, my checkup's due in march",
         ),
         ("I moved to Leeds, please tell me about good pubs?", "I moved to Leeds"),
+        # Two words are enough for the speaker's own state.
+        ("I'm vegan, what are good sources of omega 3?", "I'm vegan"),
+        ("I'm 34, is it too late to start gymnastics as an adult?", "I'm 34"),
+        # A request for the agent's work in a question's place.
+        (
+            "bumped my savings to £750 a month since the pay rise, redo the timeline?",
+            "bumped my savings to £750 a month since the pay rise",
+        ),
+        # A full stop the sentence split read as an abbreviation's.
+        (
+            "gp upped me to 100mg of the sertraline last tues. is feeling jittery normal?",
+            "gp upped me to 100mg of the sertraline last tues",
+        ),
+        # A title's full stop ends nothing, nor one before a word that asks nothing.
+        ("Dr. Who is on tonight, is it good?", "Dr. Who is on tonight"),
+        ("my brother Jr. has autism, any tips?", "my brother Jr. has autism"),
+        (
+            "I moved here on Tues. have no furniture yet, where can I get cheap stuff?",
+            "I moved here on Tues. have no furniture yet",
+        ),
+        # The speaker's own doing is no request to the agent.
+        (
+            "I sell candles on etsy and make about £500 a month, do I need to declare it?",
+            "I sell candles on etsy and make about £500 a month",
+        ),
+        # A correction before a request.
+        (
+            "sorry I told you wrong, it's Thursday not Tuesday, can you update the plan?",
+            "sorry I told you wrong, it's Thursday not Tuesday",
+        ),
     ],
 )
 def test_a_statement_before_a_question_is_kept(sentence: str, kept: str) -> None:
@@ -104,7 +134,34 @@ def test_a_statement_before_a_question_is_kept(sentence: str, kept: str) -> None
         "Where do I live, again?",
         "Should I switch to EE, my contract is up?",
         "Quick one, what time is it?",
+        # Two words that frame the question, not the speaker's state.
+        "I'm curious, what's the capital of Peru?",
+        "I'm back, can you help?",
+        "I'm done, what next?",
+        "I'm confused, why is my code failing?",
+        "I'm torn, which should I pick?",
+        # About the exchange, not the speaker.
+        "that's too long, make it shorter?",
+        "I was wondering, find me a hotel in Rome?",
+        "here's my code, check it?",
+        # A shrug that asks, is about the agent or states nothing that holds now.
+        "what is it I suppose?",
+        "you're a robot I guess?",
+        "so what now I guess?",
+        "so I should sell my shares now I guess?",
+        "so, it's fine to mix bleach and vinegar I think?",
     ],
 )
 def test_a_question_that_only_asks_is_dropped(sentence: str) -> None:
     assert salient_part(sentence, addressed_to_agent=True) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("so... pescatarian now I guess??", "so... pescatarian now I guess"),
+        ("we're homeowners now apparently?", "we're homeowners now apparently"),
+    ],
+)
+def test_a_statement_shrugged_with_a_question_mark_is_kept(sentence: str, kept: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) == kept

@@ -117,6 +117,22 @@ _HYPOTHETICAL = LazyPattern(
     r"hope to|hoping to|wish|someday|one day|maybe|perhaps|probably|possibly|i think|i guess|"
     r"not sure|might be|dream(?:ing)? of|tempted to|interview(?:ed)? (?:at|with|for)|"
     r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for)|"
+    # The speaker's plan that did not happen: "we were meant to be moving to Lewes this month
+    # but the sale collapsed", "I was supposed to start at Google"; not one that did ("we
+    # were supposed to move last month and we did, finally"), nor what something is said to
+    # be ("it's supposed to be cheaper"), nor a duty now ("I'm supposed to take 100mg now").
+    r"(?:i|we)\s+(?:was|were|had\s+been)\s+(?:meant|supposed)\s+to"
+    r"(?![^.,;]*\band\s+(?:\w+\s+)?(?:did|have|has)\b)|"
+    r"(?:i|we)\s+had\s+(?:planned|hoped|meant|intended)\s+to"
+    r"(?![^.,;]*\band\s+(?:\w+\s+)?(?:did|have|has)\b)|"
+    # Somewhere or something weighed up, opening the clause: "looking at Boise because
+    # prices here are nuts", "we're looking at houses in Horsham"; not what the speaker
+    # reads from before saying what holds ("Looking at my payslip, I'm on 45k now",
+    # "looking at today's weigh-in I'm down to 80kg").
+    r"^\W*(?:(?:i'm|we're|i am|we are|i've been|we've been)\s+)?(?:seriously\s+|also\s+|now\s+)?"
+    r"looking (?:at|into)(?!\s+(?:my|our|the|it|this|that|his|her|their|your|these|those|"
+    r"today's|yesterday's|last|both|everything|what|a|an)\b)"
+    r"(?![^,.;]*,\s*(?:i|i'm|i've|my|we|we're|our)\b)|"
     # A wish, or someone's wrong belief: "Saving up for the Pixel 9", "Fancy the Galaxy
     # S24", "People always assume I drive a Tesla", "The pharmacy keeps thinking my GP is",
     # "my colleague keeps saying I'm from Aberdeen", "the groomer insisted she's a collie".

@@ -278,3 +278,36 @@ def test_a_dated_reading_of_an_amount_is_its_current_value() -> None:
         "Heart rate hit 170 bpm on my run today.",
     ):
         assert not measured_now(not_a_reading), not_a_reading
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A plan that did not happen, or a duty.
+        "we were meant to be moving to Leeds in June but our buyer pulled out",
+        "I was supposed to start at Google this month",
+        "We had planned to move to Lewes this spring.",
+        # A place or a thing weighed up.
+        "looking at Boise because prices here are nuts but all our friends are here.",
+        "we're looking at houses in Horsham",
+    ],
+)
+def test_a_plan_that_did_not_happen_or_a_place_weighed_up_is_no_fact(text: str) -> None:
+    assert cues(text).hypothetical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Looking at my payslip, I'm on 45k now.",
+        "Looking at LinkedIn, I started at Aldi in March.",
+        "looking at today's weigh-in I'm down to 80kg now",
+        "I moved to Leeds last month.",
+        # What something is said to be, a duty now, a plan that happened.
+        "Moved to Giffgaff, it's supposed to be way cheaper.",
+        "I'm supposed to take 100mg of sertraline now, doctor upped it.",
+        "we were supposed to move to Leeds last month and we did, finally",
+    ],
+)
+def test_what_the_speaker_reads_from_or_a_plan_that_happened_is_a_fact(text: str) -> None:
+    assert not cues(text).hypothetical
