@@ -111,14 +111,15 @@ def is_question(sentence: str) -> bool:
     return sentence.rstrip().endswith("?")
 
 
-#: Where a question starts after a statement in one sentence: "Moved to Leeds last month,
-#: any tips for meeting people?", "so I'm vegan now - what should I cook?", "dentist is Dr.
-#: Haddad on Mill Lane, remind me?".
+#: Words that open the asking part of a sentence after a statement.
 _QUESTION_WORDS = (
     r"what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|can|could|"
     r"would|should|shall|do|does|did|is|are|was|were|will|have|has|got|thoughts|ideas|tips|"
     r"advice|recommendations?|suggestions?|remind|tell|help|let|please|pls"
 )
+#: Where a question starts after a statement in one sentence: "Moved to Leeds last month,
+#: any tips for meeting people?", "so I'm vegan now - what should I cook?", "dentist is Dr.
+#: Haddad on Mill Lane, remind me?".
 _QUESTION_TAIL = re.compile(
     r"(?:,|;|\s[-\u2013\u2014]|\u2014|\s+(?:so|but|and))\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
     rf"(?:{_QUESTION_WORDS})\b)"
@@ -204,7 +205,9 @@ _STILL_ASKS = re.compile(
     r"\b(?:should|would|could|need to|means?|meaning|answer|right|correct)\b|=", re.IGNORECASE
 )
 #: Discourse markers before a question word: "so what now I guess?", "idk what to do now?".
-_MARKERS = re.compile(r"^\W*(?:(?:so|anyway|um|uh|ok|okay|wait|then|idk|and|but)\b\W*)+", re.I)
+_MARKERS = re.compile(
+    r"^\W*(?:(?:so|anyway|um|uh|ok|okay|wait|then|idk|dunno|and|but)\b\W*)+", re.IGNORECASE
+)
 
 
 def shrugged_statement(sentence: str) -> str | None:
@@ -213,7 +216,7 @@ def shrugged_statement(sentence: str) -> str | None:
     text = sentence.strip()
     if _SHRUGGED.search(text) is None or _YOU.search(text) or _STILL_ASKS.search(text):
         return None
-    if _ASKS.match(_MARKERS.sub("", text)) or re.match(r"^\W*(?:idk|dunno)\b", text, re.I):
+    if _ASKS.match(_MARKERS.sub("", text)):
         return None
     return text.rstrip(" ?")
 
