@@ -96,6 +96,8 @@ _TRAILING = re.compile(
     r"\s*(?:,?\s*(?<!\w)(?:(?:as of|since|from|starting) )?(?:now(?: on)?|these days|"
     r"nowadays|anymore|any more|lately|recently|at the moment|currently|for now|though|too|"
     r"by the way|btw|going forward|in future|"
+    # A hedge said after the value: "my rent is 1200 now apparently", "leeds now i suppose".
+    r"apparently|i (?:guess|suppose|think|reckon)|"
     r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
     rf"(?:{COUNT}) (?:days?|weeks?|months?|years?) ago|"

@@ -122,29 +122,49 @@ _QUESTION_WORDS = (
 #: Haddad on Mill Lane, remind me?".
 _QUESTION_TAIL = re.compile(
     r"(?:,|;|\s[-\u2013\u2014]|\u2014|\s+(?:so|but|and))\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
-    rf"(?:{_QUESTION_WORDS})\b)"
-    # A full stop inside one sentence is an abbreviation's ("gp upped me to 100mg last tues.
-    # is feeling jittery normal?"): the sentence split found no sentence end there. Only an
-    # asking word after it starts the question ("I moved here on Tues. have no furniture"
-    # goes on), and never after a title, "a.m." or "Jr.".
-    r"|(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bmt)(?<!\bprof)(?<!\bvs)(?<!\bjr)"
+    rf"(?:{_QUESTION_WORDS})\b)",
+    re.IGNORECASE,
+)
+#: Where the asking starts when no asking word after a comma opens it (`_QUESTION_TAIL`
+#: first):
+#: - after a full stop inside one sentence, which the split read as an abbreviation's ("gp
+#:   upped me to 100mg last tues. is feeling jittery normal?"), before an asking word only
+#:   ("I moved here on Tues. have no furniture" goes on), never after a title, "a.m." or
+#:   "Jr.";
+#: - at a request for the agent's work after a comma, when it runs to the question mark
+#:   ("bumped my savings to £750 a month, redo the timeline?"), not the speaker's own doing
+#:   ("I sell candles and make about £500 a month, do I need to declare it?").
+_ASKING_STARTS = re.compile(
+    r"(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bmt)(?<!\bprof)(?<!\bvs)(?<!\bjr)"
     r"(?<!\bsr)(?<!\bco)(?<!\binc)(?<!\betc)(?<!\ba\.m)(?<!\bp\.m)(?<!\be\.g)(?<!\bi\.e)\.\s+"
     r"(?=(?:is|are|was|were|does|did|can|could|should|would|what|what's|where|who|how|why|"
     r"when|which|any)\b)"
-    # A request for the agent's work, when it runs to the question mark: "bumped my savings
-    # to £750 a month, redo the timeline?"; not the speaker's own doing ("I sell candles and
-    # make about £500 a month, do I need to declare it?").
     r"|[,;]\s+(?=(?:redo|rework|recalculate|update|give|recommend|suggest|send|write|draft|"
     r"make|check|explain|find|list|show|work out|sort out|plan)\b(?!-)[^,;]*\?+\s*$)",
     re.IGNORECASE,
 )
+#: A request about the agent's own work, whose lead is feedback on it: "the link doesn't
+#: work, send another?", "I wrote a poem, check it?", "it's still too formal, make it more
+#: casual?", "the numbers look off, recalculate?".
+_ON_THE_WORK = re.compile(
+    r"\b(?:it|this|that|these|those|them|another|again|instead)\b|^\W*\w+\W*$", re.IGNORECASE
+)
+#: A lead that sets the request's terms rather than stating anything: "for my cv, make it
+#: punchier?", "in simple terms, explain it?", "sorry to bother you again, check this?".
+_TERMS = re.compile(
+    r"^\W*(?:(?:ok|okay|so|and|also|right|oh)\W+)*"
+    r"(?:for|in|with|as|like|based|before|after|to|on|using|going|following|sorry|same|"
+    r"last|one)\b",
+    re.IGNORECASE,
+)
 #: A statement of two words, the speaker's own lasting state: "I'm vegan, what are good
-#: sources of omega 3?", "I'm 34, is it too late to start gymnastics?", "I'm Sarah, …";
-#: not a frame for the question or a passing mood ("I'm curious, …", "I'm back, …", "I'm
-#: torn, …"), which no list of words can close, so only a number, a name or a state that
-#: lasts.
+#: sources of omega 3?", "I'm 34, is it too late to start gymnastics?", "I'm Dutch, …"; not
+#: a frame for the question or a passing mood ("I'm curious, …", "I'm back, …", "I'm torn,
+#: …", "I'm Done, …"), which no list of words can close, so only an age or a measure, a
+#: nationality or a faith, or a state that lasts.
 _SHORT_STATEMENT = re.compile(
-    r"^(?:i'm|im|i am|we're|we are)\s+(?:\d[\w'.,+-]*|(?-i:[A-Z])[\w'-]*|vegan|vegetarian|"
+    r"^(?:i'm|im|i am|we're|we are)\s+(?:\d{2,3}|\d[\d.,]*\s?(?:kg|lbs?|st|stone|cm|ft)|"
+    r"(?-i:[A-Z])[a-z]+(?:ish|sh|ch|ese|an|i|u|ic|im)|vegan|vegetarian|"
     r"pescatarian|veggie|diabetic|coeliac|celiac|pregnant|retired|single|married|divorced|"
     r"separated|engaged|widowed|unemployed|self-employed|freelance|left-handed|right-handed|"
     r"deaf|autistic|disabled|teetotal|sober|epileptic|asthmatic|lactose-intolerant|"
@@ -172,12 +192,22 @@ def statement_before_question(sentence: str) -> str | None:
     """The statement a question is appended to in one sentence ("My sister lives in Oslo,
     have you been?" → "My sister lives in Oslo"), or None when the sentence only asks."""
     match = _QUESTION_TAIL.search(sentence)
+    by_asking_word = match is not None
+    if match is None:
+        match = _ASKING_STARTS.search(sentence)
     if match is None:
         return None
     lead = sentence[: match.start()].strip(" ,;.-\u2013\u2014")
-    if len(lead.split()) < 3 and not _SHORT_STATEMENT.match(lead):
+    short = len(lead.split()) < 3
+    if short and not _SHORT_STATEMENT.match(lead):
         return None
-    if _ASKS.match(lead) or is_request(lead) or _ABOUT_THE_EXCHANGE.search(lead):
+    if _ASKS.match(lead) or is_request(lead):
+        return None
+    if (short or not by_asking_word) and _ABOUT_THE_EXCHANGE.search(lead):
+        # Long leads before an asking word keep their facts whatever they open with: "this
+        # year I started at Google, any tips?", "my commute is too long, 90 mins, any tips?".
+        return None
+    if not by_asking_word and (_TERMS.match(lead) or _ON_THE_WORK.search(sentence[match.end() :])):
         return None
     return lead
 
@@ -210,13 +240,27 @@ _MARKERS = re.compile(
 )
 
 
+#: A shrug about something else than the speaker: "the server's down now i think", "it's
+#: 3am now i guess", "they're closed now i guess".
+_NOT_THE_SPEAKERS = re.compile(
+    r"(?:it|it's|its|the|they|they're|theyre|there|there's|that|that's|this|he|he's|she|"
+    r"she's|his|her|their)\b",
+    re.IGNORECASE,
+)
+
+
 def shrugged_statement(sentence: str) -> str | None:
     """A statement of what holds now, hedged with a question mark and asking nothing
     ("pescatarian now I guess??" → "pescatarian now I guess"), or None."""
     text = sentence.strip()
     if _SHRUGGED.search(text) is None or _YOU.search(text) or _STILL_ASKS.search(text):
         return None
-    if _ASKS.match(_MARKERS.sub("", text)):
+    if _QUESTION_TAIL.search(text) or _ASKING_STARTS.search(text):
+        # A statement, then a question that shrugs: "i moved to leeds last month, where do i
+        # register with a gp now i guess?" keeps the statement alone.
+        return None
+    opening = _MARKERS.sub("", text)
+    if _ASKS.match(opening) or _NOT_THE_SPEAKERS.match(opening):
         return None
     return text.rstrip(" ?")
 

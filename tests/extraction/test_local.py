@@ -36,6 +36,9 @@ from tests.helpers import T0
         ("My email is sam.reyes@hotmail.com.", "email", "sam.reyes@hotmail.com", True),
         ("I'm not into horror any more, too many jump scares.", "likes", "horror", False),
         ("Elena is my manager now.", "manager", "Elena", True),
+        # A hedge after the value is no part of it.
+        ("my rent is 1200 now apparently", "rent", "1200", True),
+        ("i live in leeds now i suppose", "lives_in", "leeds", True),
     ],
 )
 def test_slot_sentences(sentence: str, predicate: str, obj: str, polarity: bool) -> None:

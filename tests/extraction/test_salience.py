@@ -117,6 +117,25 @@ def test_between_people_questions_about_the_other_are_kept() -> None:
             "I sell candles on etsy and make about £500 a month, do I need to declare it?",
             "I sell candles on etsy and make about £500 a month",
         ),
+        # A lead before an asking word keeps its fact whatever it opens with.
+        (
+            "this year I started at Google as a data analyst, any tips?",
+            "this year I started at Google as a data analyst",
+        ),
+        (
+            "my commute is too long, 90 mins each way from Horsham, any tips?",
+            "my commute is too long, 90 mins each way from Horsham",
+        ),
+        # A word that asks comes first, however a request verb reads before it.
+        (
+            "i'm a pharmacist, check prescriptions all day so how do i stay focused?",
+            "i'm a pharmacist, check prescriptions all day",
+        ),
+        # A shrug after a question is the question's.
+        (
+            "i moved to leeds last month, where do i register with a gp now i guess?",
+            "i moved to leeds last month",
+        ),
         # A correction before a request.
         (
             "sorry I told you wrong, it's Thursday not Tuesday, can you update the plan?",
@@ -140,6 +159,15 @@ def test_a_statement_before_a_question_is_kept(sentence: str, kept: str) -> None
         "I'm done, what next?",
         "I'm confused, why is my code failing?",
         "I'm torn, which should I pick?",
+        "I'm Done, what next?",
+        # The terms of a request.
+        "for my cv, make it punchier?",
+        "sorry to bother you again, check this?",
+        "ok last one, draft an email to my boss?",
+        # Feedback on the agent's work before a request about it.
+        "the link doesn't work, send another?",
+        "I wrote a poem, check it?",
+        "the numbers look off, recalculate?",
         # About the exchange, not the speaker.
         "that's too long, make it shorter?",
         "I was wondering, find me a hotel in Rome?",
@@ -150,6 +178,7 @@ def test_a_statement_before_a_question_is_kept(sentence: str, kept: str) -> None
         "so what now I guess?",
         "so I should sell my shares now I guess?",
         "so, it's fine to mix bleach and vinegar I think?",
+        "the server's down now i think?",
     ],
 )
 def test_a_question_that_only_asks_is_dropped(sentence: str) -> None:

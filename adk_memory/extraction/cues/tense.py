@@ -109,6 +109,13 @@ LASTS = LazyPattern(
 _PLAN = LazyPattern(r"\b(?:plan(?:ning)? to|planning on|going to|gonna)\b", re.IGNORECASE)
 #: A hedge on a present statement ("It's pescatarian now, I guess"): still about now.
 _HEDGE = LazyPattern(r"\b(?:i think|i guess|i suppose|probably)\b", re.IGNORECASE)
+#: What says a plan the speaker had missed came about after all, or what holds instead: "…
+#: and we did, finally", "I was supposed to start in May and finally did", "we were supposed
+#: to pay 1100 but our rent is 1200 now", "I had intended to stay but I work at Google now".
+_DID_AFTER_ALL = (
+    r"[^.,;]*\band\s+(?:\w+\s+)?(?:did|do|does|have|has)\b"
+    r"|[^.;?]*\b(?:finally|instead|in the end|ended up|still)\b|[^.;?]*(?<!\bfor )\bnow\b"
+)
 #: A possibility, a plan, a wish or a suggestion: not a fact about the present.
 _HYPOTHETICAL = LazyPattern(
     r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
@@ -121,18 +128,17 @@ _HYPOTHETICAL = LazyPattern(
     # but the sale collapsed", "I was supposed to start at Google"; not one that did ("we
     # were supposed to move last month and we did, finally"), nor what something is said to
     # be ("it's supposed to be cheaper"), nor a duty now ("I'm supposed to take 100mg now").
-    r"(?:i|we)\s+(?:was|were|had\s+been)\s+(?:meant|supposed)\s+to"
-    r"(?![^.,;]*\band\s+(?:\w+\s+)?(?:did|have|has)\b)|"
-    r"(?:i|we)\s+had\s+(?:planned|hoped|meant|intended)\s+to"
-    r"(?![^.,;]*\band\s+(?:\w+\s+)?(?:did|have|has)\b)|"
+    rf"(?:i|we)\s+(?:was|were|had\s+been)\s+(?:meant|supposed)\s+to(?!{_DID_AFTER_ALL})|"
+    rf"(?:i|we)\s+had\s+(?:planned|hoped|meant|intended)\s+to(?!{_DID_AFTER_ALL})|"
     # Somewhere or something weighed up, opening the clause: "looking at Boise because
     # prices here are nuts", "we're looking at houses in Horsham"; not what the speaker
     # reads from before saying what holds ("Looking at my payslip, I'm on 45k now",
     # "looking at today's weigh-in I'm down to 80kg").
     r"^\W*(?:(?:i'm|we're|i am|we are|i've been|we've been)\s+)?(?:seriously\s+|also\s+|now\s+)?"
-    r"looking (?:at|into)(?!\s+(?:my|our|the|it|this|that|his|her|their|your|these|those|"
-    r"today's|yesterday's|last|both|everything|what|a|an)\b)"
-    r"(?![^,.;]*,\s*(?:i|i'm|i've|my|we|we're|our)\b)|"
+    r"looking (?:at|into)(?!\s+(?:my|our|the|it|this|that|his|her|their|him|them|you|your|"
+    r"these|those|today's|yesterday's|last|both|everything|what|a|an)\b)"
+    r"(?![^,.;]*,\s*(?:i|i'm|i've|my|we|we're|our)\b)"
+    r"(?!\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:i|i'm|i've|my|we|we're|our)\b)|"
     # A wish, or someone's wrong belief: "Saving up for the Pixel 9", "Fancy the Galaxy
     # S24", "People always assume I drive a Tesla", "The pharmacy keeps thinking my GP is",
     # "my colleague keeps saying I'm from Aberdeen", "the groomer insisted she's a collie".

@@ -307,6 +307,9 @@ def test_a_plan_that_did_not_happen_or_a_place_weighed_up_is_no_fact(text: str) 
         "Moved to Giffgaff, it's supposed to be way cheaper.",
         "I'm supposed to take 100mg of sertraline now, doctor upped it.",
         "we were supposed to move to Leeds last month and we did, finally",
+        "I was supposed to start at Google in May and I finally did, I'm a data analyst there",
+        "we were supposed to pay 1100 but our rent is 1200 now",
+        "looking at LinkedIn i'm at Sky now",
     ],
 )
 def test_what_the_speaker_reads_from_or_a_plan_that_happened_is_a_fact(text: str) -> None:
