@@ -35,6 +35,7 @@ from adk_memory.extraction.cues import (
     HEDGES,
     KIN_WITHOUT_MY,
     RELATION_NOUNS,
+    TRAILING_HEDGES,
     arrived,
     cues,
     displaced,
@@ -97,7 +98,7 @@ _TRAILING = re.compile(
     r"nowadays|anymore|any more|lately|recently|at the moment|currently|for now|though|too|"
     r"by the way|btw|going forward|in future|"
     # A hedge said after the value: "my rent is 1200 now apparently", "leeds now i suppose".
-    r"apparently|i (?:guess|suppose|think|reckon)|"
+    rf"{TRAILING_HEDGES}|"
     r"as well|instead|at work|full[- ]time|yesterday|today|"
     r"last (?:week|month|year|weekend|night)|this (?:week|month|year)|"
     rf"(?:{COUNT}) (?:days?|weeks?|months?|years?) ago|"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from adk_memory.extraction.cues.tense import MONTHS, WEEKDAYS
+from adk_memory.extraction.cues.words import TRAILING_HEDGES
 
 _GREETING = re.compile(
     r"^(?:(?:hi|hello|hey|hiya|howdy|yo|morning|evening|afternoon|good (?:morning|afternoon|"
@@ -226,9 +227,7 @@ _REASON_AFTER_QUESTION = re.compile(
 
 #: A statement said with a question mark for a shrug: "so... pescatarian now I guess??",
 #: "we're homeowners now apparently?". Asking nothing, it states what it hedges.
-_SHRUGGED = re.compile(
-    r"\bnow\b[^?]*\b(?:i guess|i suppose|i think|i reckon|apparently)\W*\?+\s*$", re.IGNORECASE
-)
+_SHRUGGED = re.compile(rf"\bnow\b[^?]*\b(?:{TRAILING_HEDGES})\W*\?+\s*$", re.IGNORECASE)
 #: Words that make a shrug a question after all: asking what to do or whether something
 #: follows ("so I should sell my shares now I guess?", "that means I'm free now I think?").
 _STILL_ASKS = re.compile(

@@ -21,6 +21,9 @@ TITLE = rf"(?i:{'|'.join(TITLES)})\.?"
 #: Words that say a thing is nearly so, not that it is: "I basically live at the office", "my
 #: phone is practically a Nokia 3310". Read with what they qualify.
 HEDGES = r"basically|practically|virtually|pretty much|more or less|literally"
+#: A hedge said after a statement, taking nothing from what it states: "my rent is 1200 now
+#: apparently", "pescatarian now I guess".
+TRAILING_HEDGES = r"apparently|i (?:guess|suppose|think|reckon)"
 #: Any of `TITLES` capitalised, as a name's first word: "Dr Okafor left", not "dr".
 CAPITALISED_TITLE = rf"(?:{'|'.join(t.capitalize() for t in TITLES)})\.?"
 
