@@ -683,6 +683,81 @@ async def test_a_move_that_fell_through_or_is_weighed_up_leaves_the_home_in_sigh
 
 
 @pytest.mark.parametrize(
+    ("fact", "look_alike", "probe"),
+    [
+        # A stand-in while the speaker's own is mended.
+        (
+            "My daily driver is a Mazda MX-5, which is absurd in winter but joyous in summer.",
+            "The garage has lent me a Vauxhall Corsa while the clutch gets replaced. It's fine, "
+            "just soulless; I should have mine back by Friday.",
+            "What car do I drive?",
+        ),
+        # An attempt that failed, and what was first wanted.
+        (
+            "our anniversary dinner is booked at dishoom for friday, whats good to order",
+            "tried to get a table at hawksmoor instead but fully booked so sticking with the "
+            "original plan. is it ok to bring a cake",
+            "where's our anniversary dinner?",
+        ),
+        (
+            "We've booked ten days in Crete for late August, in a villa with a pool for the kids.",
+            "We'd originally wanted Sardinia, but the flights were ridiculous, so honestly we're "
+            "glad with what we ended up booking. What should we pack for a toddler in that heat?",
+            "Where are we going on holiday?",
+        ),
+    ],
+)
+async def test_a_stand_in_or_a_wish_that_did_not_come_about_leaves_the_fact_in_sight(
+    engine: MemoryEngine, fact: str, look_alike: str, probe: str
+) -> None:
+    said = [(0, fact), *((0, text) for text in _BACKGROUND), (40, look_alike)]
+    ranked = await _conversation(engine, said, probe)
+    [kept] = [m for m in ranked if fact.split(",")[0] in m.record.text]
+    assert kept.latest is not False
+    assert ranked.index(kept) <= 1
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "probe", "first"),
+    [
+        # A landlord's news of the rent is the speaker's rent.
+        (
+            "rent is 950 a month for a 1 bed which feels insane",
+            "landlord just emailed saying rent goes up to 1,040 from next month wtf.",
+            "how much is my rent?",
+            "1,040",
+        ),
+        # Asked about a role, the speaker's own word of whom they report to now.
+        (
+            "My manager, Helena, is great about flexible hours.",
+            "Helena left for a startup, so I now report to a guy called Marcus.",
+            "Who is my manager?",
+            "Marcus",
+        ),
+        # Someone else's rent, or the speaker's reporting to a board, changes nothing.
+        (
+            "rent is 950 a month for a 1 bed which feels insane",
+            "landlord said rent is going up to 1,300 for the new tenants upstairs",
+            "how much is my rent?",
+            "950",
+        ),
+        (
+            "My manager, Helena, is great about flexible hours.",
+            "I report to the board on the budget every quarter now",
+            "Who is my manager?",
+            "Helena",
+        ),
+    ],
+)
+async def test_news_told_by_whoever_serves_the_speaker_or_of_an_asked_role_orders_by_whose_it_is(
+    engine: MemoryEngine, earlier: str, later: str, probe: str, first: str
+) -> None:
+    said = [(0, earlier), *((0, text) for text in _BACKGROUND), (40, later)]
+    ranked = await _conversation(engine, said, probe)
+    assert first in ranked[0].record.text
+
+
+@pytest.mark.parametrize(
     ("said", "probe", "answer"),
     [
         # A query naming a closed kind ("programming language") is not answered by a later

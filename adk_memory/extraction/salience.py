@@ -57,7 +57,12 @@ _REQUEST = re.compile(
 #: A question frame around a statement: "Did you know I adopted a cat?".
 _FRAME = re.compile(
     r"^(?:(?:did|do) you know|guess what|have i (?:told|mentioned)(?: to)? you|did i (?:tell|"
-    r"mention)(?: to)? you|you know what|remember)\b[,:\s]*(?:that\s+)?",
+    r"mention)(?: to)? you|you know what|remember|"
+    # Asking how the agent takes a fact of the speaker's: "is it weird that i'm vegan now and
+    # still crave bacon", "honestly, can you believe we finally bought a house".
+    r"(?:honestly\W+)?(?:can|could|would) you believe|"
+    r"is it (?:weird|normal|bad|ok|okay|strange|wrong|silly|odd|mad|crazy) that)"
+    r"\b[,:\s]*(?:that\s+)?",
     re.IGNORECASE,
 )
 #: A request to keep something about the speaker: "could you call me Natalia from now on?",
@@ -162,14 +167,58 @@ _TERMS = re.compile(
 #: sources of omega 3?", "I'm 34, is it too late to start gymnastics?", "I'm Dutch, …"; not
 #: a frame for the question or a passing mood ("I'm curious, …", "I'm back, …", "I'm torn,
 #: …", "I'm Done, …"), which no list of words can close, so only an age or a measure, a
-#: nationality or a faith, or a state that lasts.
+#: nationality or a faith, or a state that lasts; or a thing's amount ("rent's 950, is that a
+#: lot?").
 _SHORT_STATEMENT = re.compile(
     r"^(?:i'm|im|i am|we're|we are)\s+(?:\d{2,3}|\d[\d.,]*\s?(?:kg|lbs?|st|stone|cm|ft)|"
     r"(?-i:[A-Z])[a-z]+(?:ish|sh|ch|ese|an|i|u|ic|im)|vegan|vegetarian|"
     r"pescatarian|veggie|diabetic|coeliac|celiac|pregnant|retired|single|married|divorced|"
     r"separated|engaged|widowed|unemployed|self-employed|freelance|left-handed|right-handed|"
     r"deaf|autistic|disabled|teetotal|sober|epileptic|asthmatic|lactose-intolerant|"
-    r"gluten-free|dairy-free|vegans|vegetarians|homeowners|renters)$",
+    r"gluten-free|dairy-free|vegans|vegetarians|homeowners|renters)$"
+    # Or an amount of a thing or a person's age: "rent's 950", "salary's 45k", "Ben's 4".
+    r"|^[a-z]+'s\s+[£$€]?\d[\d.,]*k?$",
+    re.IGNORECASE,
+)
+#: A question written without its question mark: chat drops the mark as often as it keeps
+#: it, so the asking is read by its shape, an auxiliary before a pronoun subject (after a
+#: question word or not) or a bid for advice, at the end of a statement ("my easy runs are
+#: around 5:45 now lol, should i redo my zones", "she does ballet, how do i do a proper bun,
+#: mine always fall out": it runs to the end, as a marked one does) or as the whole sentence
+#: ("how do i not arrive sweaty"; "have you got tips for Leeds, we just moved" may state after
+#: it). Chat that drops "I" or "we" before an auxiliary states ("did my first marathon in
+#: 3:58", "are moving to bristol in march", "have my first day at Arup on Monday"), and so do
+#: "…, which is nice", "…, who is the CEO", "…, so am i", "…, have the tesla now".
+_PRONOUN_SUBJECT = r"(?:i|we|you|u|it|that|this|they|he|she|there)\b"
+_ASKING_SHAPE = (
+    r"(?:(?:but|and|anyway|also|ok|okay)\W+)?"
+    r"(?:(?:(?:what|what's|whats|where|how|why|when)\s+)?"
+    r"(?:(?:should|shall|can|could|would|will|is|are|am|was|were)\s+"
+    rf"{_PRONOUN_SUBJECT}"
+    # "did it for 10 years", "do it myself": chat drops the "I" before "do" and "did".
+    r"|(?:do|does|did)\s+(?:i|we|you|u|they|he|she)\b)"
+    r"|(?:who|which)\s+(?:should|shall|can|could|would|will|do|does|did)\s+"
+    rf"{_PRONOUN_SUBJECT}"
+    r"|(?:have|has)\s+(?:i|we|you|u|they|he|she)\b"
+    r"|any\s+(?:[\w-]+\s+){0,2}?(?:tips|ideas|advice|recs|recommendations|suggestions|thoughts)\b)"
+)
+#: Agreement said after a statement, no question: "my wife is vegan, so am i", "so did we".
+_SO_AM_I = r"(?!so\s+(?:am|is|are|do|does|did|have|has|was|were|will|can)\s+\w+(?:\s+\w+){0,2}\W*$)"
+_UNMARKED_QUESTION = re.compile(
+    rf"(?:,|;|\s[-\u2013\u2014]|\u2014)\s+{_SO_AM_I}(?:so\s+)?{_ASKING_SHAPE}[^.!?]*$"
+    rf"|^\W*(?:so\W+)?{_ASKING_SHAPE}[^.!?;,]*$",
+    re.IGNORECASE,
+)
+#: A tag question after a statement that asks how the agent judges it, or the agent's own:
+#: "my galaxy s23 keeps overheating when i use maps, normal?", "I'm on 62k, good or bad?",
+#: "my rent is 1200, too much?", "I live in Leeds, you?". The statement before it is what the
+#: asking is about. Not one the speaker asks to have confirmed ("my rent's 950, isn't it?",
+#: "my sister still lives in Oslo, yeah?", "I work at Tesco, or Asda?"), which may be wrong,
+#: nor an option weighed ("amazon offered me 60k, enough?", "the 2-bed is 1,200, worth it?").
+_TAG_QUESTION = re.compile(
+    r"[,;]\s*(?:is (?:that|this|it)\s+)?(?:normal|ok|okay|alright|fine|a lot|good|bad|"
+    r"good or bad|healthy|safe|weird|common|reasonable|average|too (?:much|high|low|little|"
+    r"many|long|short|old|young|expensive|cheap)|you|u|and you|hbu|wbu)\s*\?+\s*$",
     re.IGNORECASE,
 )
 #: A segment that asks rather than states ("where do I live, again?").
@@ -196,6 +245,9 @@ def statement_before_question(sentence: str) -> str | None:
     by_asking_word = match is not None
     if match is None:
         match = _ASKING_STARTS.search(sentence)
+    if match is None:
+        match = _TAG_QUESTION.search(sentence)
+        by_asking_word = match is not None
     if match is None:
         return None
     lead = sentence[: match.start()].strip(" ,;.-\u2013\u2014")
@@ -334,6 +386,8 @@ def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
     framed = framed_statement(text)
     if framed is not None:
         return framed
+    if not is_question(text) and _UNMARKED_QUESTION.search(text):
+        text += "?"
     if is_question(text):
         shrugged = shrugged_statement(text)
         if shrugged is not None:

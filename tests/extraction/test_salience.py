@@ -194,3 +194,94 @@ def test_a_question_that_only_asks_is_dropped(sentence: str) -> None:
 )
 def test_a_statement_shrugged_with_a_question_mark_is_kept(sentence: str, kept: str) -> None:
     assert salient_part(sentence, addressed_to_agent=True) == kept
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        # Asked without the question mark chat so often leaves off.
+        (
+            "my easy runs are sitting around 5:45 per km now lol, should i redo my hr zones",
+            "my easy runs are sitting around 5:45 per km now lol",
+        ),
+        (
+            "my daughter does ballet on saturday mornings, how do i do a proper bun, mine fall out",
+            "my daughter does ballet on saturday mornings",
+        ),
+        (
+            "i get the 43 bus to work, takes like 50 mins, any podcast recs for that length",
+            "i get the 43 bus to work, takes like 50 mins",
+        ),
+        # A tag question of a few words.
+        ("my galaxy s23 keeps overheating when i use maps, normal?", None),
+        ("my rent is 1200, too much?", "my rent is 1200"),
+        ("I'm on 62k, good or bad?", "I'm on 62k"),
+        # A thing's amount is statement enough.
+        ("rent's 950, is that a lot", "rent's 950"),
+    ],
+)
+def test_a_statement_before_an_unmarked_or_tag_question_is_kept(
+    sentence: str, kept: str | None
+) -> None:
+    expected = kept if kept is not None else sentence.rsplit(",", 1)[0]
+    assert salient_part(sentence, addressed_to_agent=True) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # A question however it is punctuated, with nothing stated before it.
+        "how do i not arrive sweaty",
+        "should i switch to a sim only deal",
+        # A statement the speaker asks to have confirmed may be wrong.
+        "wait my rent's 950, isn't it?",
+        "my sister still lives in Oslo, yeah?",
+        "I work at Tesco, or Asda?",
+        # An option weighed is no statement of what holds.
+        "amazon offered me 60k, enough?",
+    ],
+)
+def test_an_unmarked_question_alone_is_dropped(sentence: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # No subject after the auxiliary, or a statement after the asking.
+        "I moved to Leeds, which is nice",
+        "I'm at KPMG now, should be fun",
+        "have you got tips for Leeds, we just moved",
+        "Would love a trip to Rome",
+        # Chat that drops "I" or "we" before an auxiliary, agreement, a relative clause.
+        "did my first marathon last sunday in 3:58",
+        "are moving to bristol in march",
+        "have my first day at Arup on Monday",
+        "Do have a peanut allergy too btw",
+        "my wife is vegan, so am i",
+        "sold the golf, have the tesla now",
+        "my daughter's 19, has her own flat in york now",
+        "I work for Sarah, who is the CEO",
+        "my wife went vegan in january, so did i lol",
+        "left teaching, did it for 10 years, now i work at the council in planning",
+    ],
+)
+def test_statements_shaped_like_unmarked_questions_are_kept_whole(sentence: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) == sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        (
+            "is it weird that i'm vegan now and still crave bacon",
+            "i'm vegan now and still crave bacon",
+        ),
+        (
+            "honestly, can you believe we finally bought a house in Leeds",
+            "we finally bought a house in Leeds",
+        ),
+    ],
+)
+def test_a_fact_framed_by_asking_how_the_agent_takes_it_is_kept(sentence: str, kept: str) -> None:
+    assert salient_part(sentence, addressed_to_agent=True) == kept

@@ -14,7 +14,7 @@ from adk_memory.retrieval.ordering import (
     OrderingConfig,
     current_first,
 )
-from adk_memory.retrieval.ordering.reading import compared_values
+from adk_memory.retrieval.ordering.reading import compared_values, values_in
 from adk_memory.retrieval.rival_model import RivalModel
 from tests.helpers import T0, make_record
 
@@ -702,7 +702,10 @@ def test_an_earlier_answer_goes_last_when_the_latest_matches_the_query_as_well()
     shoe, jazz = "My shoe size is 42.", "I like jazz."
     # The latest matches better: the earlier answer goes after everything else.
     assert order(0.85, OrderingConfig()) == [after, shoe, jazz, before]
-    assert order(0.85, OrderingConfig(as_good_answer_last=False)) == [after, before, shoe, jazz]
+    # Without the rule (and the learned weighing of displaced answers, which may send it last
+    # on its own), the earlier answer keeps its rank.
+    no_rule = OrderingConfig(as_good_answer_last=False, displaced_order=None)
+    assert order(0.85, no_rule) == [after, before, shoe, jazz]
     # The earlier matches better: it may be a look-alike, so the rules only swap ranks (the
     # learned weighing of displaced answers may still send it last).
     assert order(0.5, OrderingConfig(displaced_order=None)) == [after, shoe, before, jazz]
@@ -921,3 +924,20 @@ def test_compared_values_are_those_named_only_to_compare_with(
     text: str, compared: set[str]
 ) -> None:
     assert compared_values(text) == compared
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        # Chat writes a name after "called" in lower case as often as not.
+        ("gemma left!! new manager is a guy called femi", {"femi"}),
+        ("my cat is called mochi", {"mochi"}),
+        # A call made names no one.
+        ("we called it off", set()),
+        ("I called in sick", set()),
+        ("my landlord called yesterday about the damp", set()),
+        ("my manager named jess as the new team lead", set()),
+    ],
+)
+def test_a_name_after_called_is_a_value_in_any_case(text: str, named: set[str]) -> None:
+    assert values_in(text) == named

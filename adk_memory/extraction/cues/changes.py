@@ -55,12 +55,20 @@ _FOR_GOOD = (
 _DISPLACE = [
     LazyPattern(p, re.IGNORECASE)
     for p in (
-        # Not a thing let fall: "Dropped my iPhone in the bath".
+        # Not a thing let fall: "Dropped my iPhone in the bath". Not an end denied: "never
+        # given up on Leeds United", "haven't quit the gym".
+        rf"(?<!\bnever )(?<!\bnot )(?<!n't )(?<!\bnever have )(?<!'d have )"
         rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|"
         rf"dropped(?! (?:(?!\band\b)[^.,;!?]){{1,30}}? (?:in|into|on|onto|down|off|out of) "
         rf"(?:the|a|an|my|our)\b)|"
         rf"quit|left|sold|"
-        rf"cancell?ed|closed|gave up(?: on)?|stopped(?: using| going to| playing| seeing)?|"
+        rf"cancell?ed|closed|gave up(?: on)?|given up(?: on)?|"
+        rf"stopped(?: using| going to| playing| seeing)?|"
+        # A decision already taken to be rid of it: "the team voted to ditch Trello". Not
+        # "drop", "leave" or "dump" ("agreed to drop the Golf at the garage", "decided to
+        # leave the car at the station"), nor one nearly or half taken.
+        rf"(?<!nearly )(?<!almost )(?<!kind of )(?<!sort of )(?<!kinda )(?<!sorta )"
+        rf"(?:voted|decided|agreed|chose|opted) to (?:ditch|scrap|cancel)|"
         rf"(?:got|get) rid of|"
         rf"finished(?: with)?|done with|pulled out of|moved (?:away )?from|moved out of|"
         rf"switched (?:away )?from|moved over from|migrated (?:away )?from|handed in my notice at|"
@@ -262,7 +270,16 @@ _BEGUN_AS = LazyPattern(
     r"\b(?:(?:got\s+|been\s+)?promoted|bumped|upped|raised|lowered|increased|reduced|"
     r"cut|pushed|slipped|postponed|went (?:up|down))"
     r"(?:\s+[\w'-]+){0,2}?\s+(?:to|into)\s+(?!(?:be|me|us)\b)\w"
-    r"|\b(?:started|starting|joined|qualified)\s+(?:[\w'-]+\s+){0,2}?as\s+\w",
+    r"|\b(?:started|starting|joined|qualified)\s+(?:[\w'-]+\s+){0,2}?as\s+\w"
+    # Gone over to a way of eating or working: "we've both gone fully vegan", "went
+    # part-time after the baby".
+    r"|\b(?:gone|went)\s+(?:fully\s+|completely\s+|properly\s+)?(?:vegan|vegetarian|veggie|"
+    r"pescatarian|plant-based|keto|paleo|teetotal|sober|dairy-free|gluten-free|part-time|"
+    r"full-time|freelance|self-employed|remote|hybrid)\b"
+    # Signed to a club or an agency, and a choice made in the end: "she's signed for
+    # kingsway rovers", "went with direct line in the end".
+    r"|\b(?:signed|signs)\s+(?:for|with)\s+(?!(?:a|the)\s+(?:parcel|package|delivery)\b)\w"
+    r"|\b(?:went|gone|going)\s+with\s+\w[^.;!?]*\b(?:in the end|eventually|instead)\b",
     re.IGNORECASE,
 )
 
@@ -270,7 +287,8 @@ _BEGUN_AS = LazyPattern(
 def told_as_begun(text: str) -> bool:
     """Whether `text` tells in words that a value changed, began or moved and to what, whatever
     case it names it in ("Got promoted to senior analyst", "I've gone over to sparkling
-    water"): a change, though no name says what it changed to. Not a start alone ("I started
+    water", "we've gone fully vegan", "signed for kingsway rovers", "went with direct line in
+    the end"): a change, though no name says what it changed to. Not a start alone ("I started
     a new project at work", "Got promoted today"), nor the adjective "new" ("needs new
     tyres")."""
     return cues(text).change or _BEGUN_AS.search(text) is not None

@@ -58,7 +58,9 @@ def opens_clause(word: str) -> bool:
 
 
 _ADJECTIVES = (
-    r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?)\s+)*"
+    r"(?:(?:best|old|new|older|oldest|younger|little|big|other|eldest|youngest|twin|ex-?|"
+    # Which of them, not who: "my main client", "my current manager", "my usual barber".
+    r"main|current|usual|regular|biggest|favou?rite|closest|previous|former)\s+)*"
 )
 #: Words of chat that open a message and name no one ("tbh left google", "lol ravi left").
 _INTERJECTIONS = (
@@ -182,7 +184,12 @@ _ACQUIRED = LazyPattern(
     re.IGNORECASE,
 )
 #: "My manager is Laura", "My girlfriend's called Chloe": the relation named, not described.
-_NAMES_RELATION = LazyPattern(r"\s*(?:is|'s|was)\s+(?:called\s+|named\s+)?(?-i:[A-Z])", re.I)
+_NAMES_RELATION = LazyPattern(
+    r"\s*(?:(?:these days|nowadays|now|at the moment)\s+)?(?:is|'s|was)\s+"
+    # "My main client these days is a fintech called Brightledger".
+    r"(?:(?:a|an)\s+(?:[\w-]+\s+){0,3}?(?:called|named)\s+|called\s+|named\s+)?(?-i:[A-Z])",
+    re.I,
+)
 #: "She moved to Bergen": someone already spoken of.
 _PRONOUN_SUBJECT = LazyPattern(rf"{_LEAD_IN}(?:he|she|they)(?:'s|'re|'ve|'d|'ll)?\b", re.IGNORECASE)
 #: What `subject_words` says of a statement whose subject is a third-person pronoun.
@@ -276,16 +283,34 @@ _NEXT_PREDICATE = LazyPattern(
     re.IGNORECASE,
 )
 
+#: A clause after a comma with a subject of its own, other than the speaker: what it says of
+#: the speaker is no part of the first subject's news ("My sister Carys is a vet, so she's my
+#: first call", "Mum moved to Leeds, which is nearer to me").
+_OWN_SUBJECT_CLAUSE = LazyPattern(
+    r",\s*(?:(?:so|and|but|because|cos|as|though)\s+)?(?:she|he|they|it|that|this|which|who)"
+    r"(?:'s|'re|'ve|'d|'ll)?\b",
+    re.IGNORECASE,
+)
+
 
 def _speaker_in_predicate(text: str, start: int) -> bool:
     """Whether the speaker is in the predicate that begins at `start`
     (`_SPEAKER_IN_PREDICATE`), read up to a second verb phrase that only talks to them
-    (`_NEXT_PREDICATE`)."""
-    second = _NEXT_PREDICATE.search(text, start)
-    end = len(text) if second is None else second.start()
+    (`_NEXT_PREDICATE`) or a clause with a subject of its own (`_OWN_SUBJECT_CLAUSE`)."""
+    end = len(text)
+    for bound in (_NEXT_PREDICATE, _OWN_SUBJECT_CLAUSE):
+        found = bound.search(text, start)
+        if found is not None:
+            end = min(end, found.start())
     return _SPEAKER_IN_PREDICATE.search(text, start, end) is not None
 
 
+#: Past participles, which open chat that drops "I'm" or "I've" ("done with 5-a-side after
+#: the ankle", "gone vegan since January"), never a name.
+_PARTICIPLES = frozenset(
+    "done gone been seen taken given known gotten begun eaten driven flown written broken "
+    "chosen forgotten spoken stolen worn grown thrown shown fallen ridden become swum".split()
+)
 #: Words that open a sentence without naming anyone ("Finally upgraded", "Sorry I went quiet").
 _OPENERS = frozenset(
     "the a an this that these those it its there here so and but or then now just finally "
@@ -301,7 +326,10 @@ _OPENERS = frozenset(
     "whose how why "
     # Times and greetings never act: "Lunchtime swims at Nuffield are a game changer",
     # "Greetings from rainy Manchester".
-    "greetings lunchtime lunchtimes weekends mornings evenings nights".split()
+    "greetings lunchtime lunchtimes weekends mornings evenings nights "
+    # Test results, the speaker's own, opening chat without "my": "bloods came back and hba1c
+    # is down to 39".
+    "bloods results".split()
     + _INTERJECTIONS
 )
 #: The speaker's own days, said with what they are about rather than as someone named:
@@ -628,6 +656,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             and _speaker_after_opener(text, named.end("name"))
         )
         and named.group("name").lower() not in IRREGULAR_PAST
+        and named.group("name").lower() not in _PARTICIPLES
         and not named.group("name").endswith(("ed", "ing", "ly"))
         # A word stretched in chat is no name: "sooo left google", "annnd switched".
         and _STRETCHED.search(named.group("name")) is None

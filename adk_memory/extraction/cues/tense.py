@@ -44,7 +44,17 @@ _TEMPORARY = LazyPattern(
     # "6 month fixed-term contract", "on loan from Amazon", "uni placement till June".
     r"(?:maternity|paternity|sick|holiday|leave) cover|cover(?:ing)? for|interim|acting (?:manager|"
     r"head|lead|boss)|fixed[- ]term|temp (?:role|job|contract|work)|temping|internship|"
-    r"placement|on loan|loaned|put(?:ting)? (?:me|us) up|being renovated|"
+    r"placement|on loan|loaned|put(?:ting)? (?:me|us) up|"
+    # Given up for a season of abstaining: "given up coffee for lent".
+    r"for (?:lent|dry january|veganuary|sober october|stoptober)|"
+    # A thing lent, not money: "the garage has lent me a Corsa", not "lent us part of the
+    # deposit".
+    r"(?:lent|lending) (?:me|us) (?:a|an|his|her|their)\b"
+    r"(?!\s+(?:bit|loan|hand|deposit|few|little|couple)\b)|"
+    r"being renovated|"
+    # While the speaker's own is mended: "while the clutch gets replaced".
+    r"while [^,.;!?]{1,40}?(?:'s| is| are| gets?) (?:being )?(?:replaced|fixed|repaired|mended|"
+    r"serviced|sorted)|"
     r"(?:in|at) (?:a|an) (?:hotel|airbnb|b&b|travelodge|hostel)|(?:detox|trial) (?:week|month)|"
     # Until a day or a season ahead, or until something happens: "till March", "until the
     # sale goes through", "till they hire someone"; not a past one ("until last year").
@@ -130,6 +140,14 @@ _HYPOTHETICAL = LazyPattern(
     # be ("it's supposed to be cheaper"), nor a duty now ("I'm supposed to take 100mg now").
     rf"(?:i|we)\s+(?:was|were|had\s+been)\s+(?:meant|supposed)\s+to(?!{_DID_AFTER_ALL})|"
     rf"(?:i|we)\s+had\s+(?:planned|hoped|meant|intended)\s+to(?!{_DID_AFTER_ALL})|"
+    # What the speaker first wanted, and an attempt that failed: "We'd originally wanted
+    # Sardinia, but the flights were ridiculous", "tried to get a table at Hawksmoor but
+    # it was fully booked" (what came about is something else, whatever follows).
+    r"(?:i|we)(?:'d|\s+had)?\s+(?:originally|initially)\s+(?:wanted|planned|hoped|meant|"
+    r"intended)|"
+    # The attempt opens the statement: "My rent is 1,100 now, tried to negotiate but …"
+    # states its rent.
+    r"^\W*(?:(?:i|we)\s+)?(?:tried|attempted)\s+to\s+(?=[^.;!?]*\bbut\b)|"
     # Somewhere or something weighed up, opening the clause: "looking at Boise because
     # prices here are nuts", "we're looking at houses in Horsham"; not what the speaker
     # reads from before saying what holds ("Looking at my payslip, I'm on 45k now",

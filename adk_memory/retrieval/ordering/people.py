@@ -22,7 +22,7 @@ from adk_memory.extraction.cues import (
     singular,
     subject_words,
 )
-from adk_memory.retrieval.ordering.reading import Reading, value_clause
+from adk_memory.retrieval.ordering.reading import Reading, topic_words, value_clause
 
 
 def _known_as(who: frozenset[str], aliases: Mapping[str, frozenset[str]]) -> frozenset[str]:
@@ -60,6 +60,17 @@ def same_person(
             # "optician says my eyes have got worse, it's -3.25 in both now" after "my
             # glasses prescription is -2.50 in both eyes": the speaker's news, told by
             # whoever found it out.
+            return True
+        if (
+            not who_old
+            and subject_words(newer, possessed=True) <= TRADES
+            and _MOVED_TO_AN_AMOUNT.search(about) is not None
+            and _ELSEWHERE.search(_CLAUSE_END.split(about, maxsplit=1)[0]) is None
+            and _reports_the_speakers_thing(about, older, pattern=_TRADES_THING)
+        ):
+            # "landlord just emailed saying rent goes up to 1,040" after "rent is 950 a
+            # month": one who serves the speaker tells of the speaker's thing, however it
+            # names it.
             return True
         # A report is about whom it reports on, never the speaker: "Tom told me he's at
         # Google now" is Tom's news, "My sister said her friend just moved" the friend's.
@@ -151,6 +162,27 @@ _MY_OR_FOR = re.compile(r"\b(?i:my|our|for)\s+([a-z][a-z-]*)(?![\w'])")
 _SPEAKERS_THING = re.compile(
     r"^\W*(?:my|our)\s+(?:(?:new|old)\s+)?(?P<thing>(?-i:[a-z])[\w-]*)", re.I
 )
+#: What one who serves the speaker reports, opening with a thing however it is named and what
+#: it does ("saying rent goes up", "yesterday to say the rent goes up"): the landlord's news
+#: of the rent is the speaker's rent.
+_TRADES_THING = re.compile(
+    r"^\W*(?:(?:yesterday|today|this morning|last night)\s+)?"
+    r"(?:(?:saying|to say|says|said|that)\s+)*(?:(?:the|my|our)\s+)?"
+    # The thing itself, what it does next: not one somewhere else or someone's ("rents round
+    # here are going up", "rent on the 2-bed upstairs is 1,400", "the car he's selling").
+    r"(?P<thing>(?-i:[a-z])[\w-]*)(?=\s+(?:is|are|was|goes|went|will|has|have|had|'s)\b)",
+    re.I,
+)
+#: An amount moved to a figure: "goes up to 1,040", "is going down to £30".
+_MOVED_TO_AN_AMOUNT = re.compile(r"\b(?:up|down)\s+to\s+[£$€]?\d", re.IGNORECASE)
+#: Where the reported clause ends: punctuation before a space ("1,300" is one figure).
+_CLAUSE_END = re.compile(r"[,.;!?](?=\s|$)")
+#: Someone else's or somewhere else's: "for the new tenants upstairs", "next door", "his son".
+_ELSEWHERE = re.compile(
+    r"\b(?:he|she|his|her|him|they|their|them|tenants?|upstairs|downstairs|next door|"
+    r"round here|around here|new)\b",
+    re.IGNORECASE,
+)
 #: A likeness, not a value: "my nephew says my phone is basically a Nokia 3310 lol".
 _LIKENESS = re.compile(
     rf"\b(?:{HEDGES}|like|as good as)\s+(?:a|an|the)\b",
@@ -158,12 +190,14 @@ _LIKENESS = re.compile(
 )
 
 
-def _reports_the_speakers_thing(clause: str, older: str) -> bool:
+def _reports_the_speakers_thing(
+    clause: str, older: str, *, pattern: re.Pattern[str] = _SPEAKERS_THING
+) -> bool:
     """Whether a reported clause tells of the very thing of the speaker's that an earlier
     statement of theirs is about: "my eyes" after "-2.50 in both eyes". Whoever "my spouse",
     "our Jess" or "my landlady" is, an earlier fact of the speaker's does not name them; and
     "my phone is basically a Nokia 3310" is only a likeness."""
-    found = _SPEAKERS_THING.match(clause)
+    found = pattern.match(clause)
     if found is None or _LIKENESS.search(clause) is not None:
         return False
     thing = person_words(found.group("thing"))
@@ -244,7 +278,7 @@ def _names(who: frozenset[str], text: str) -> bool:
 def answers_about_one_person(reading: Reading, n: int, o: int) -> bool:
     """Whether a later answer and an earlier one are about the same person, enough to order
     them (`same_person` with `naming`)."""
-    if _fills_asked_role(reading, n, o):
+    if _fills_asked_role(reading, n, o) or _of_the_asked_role(reading, n, o):
         return True
     if reading.ranked[n].record.subject != reading.ranked[o].record.subject and not (
         subject_words(reading.bodies[o])
@@ -255,6 +289,35 @@ def answers_about_one_person(reading: Reading, n: int, o: int) -> bool:
     return same_person(
         value_clause(reading, n, o), reading.bodies[o], naming=True, aliases=reading.aliases
     )
+
+
+#: Whom the speaker answers to at work, named: "I now report to Marcus", "report to a guy
+#: called Marcus", "working under Dana now"; not "I report to the board every quarter".
+_ANSWERS_TO = re.compile(
+    r"\b(?:report(?:s|ing)?|answer(?:s|ing)?)\s+(?:directly\s+)?to\s+"
+    r"(?:a\s+(?:guy|woman|man|lady|bloke|girl)\b|(?-i:[A-Z])[a-z]+)"
+    r"|\bwork(?:s|ing)?\s+(?:for|under)\s+(?-i:[A-Z])[a-z]+",
+    re.IGNORECASE,
+)
+
+
+def _of_the_asked_role(reading: Reading, n: int, o: int) -> bool:
+    """Whether the earlier answer is about the very role the query asks about and the later is
+    the speaker's own statement: "Helena left for a startup, so I now report to Marcus" after
+    "My manager, Helena, is great about flexible hours" for "Who is my manager?" tells who
+    the speaker's manager is now."""
+    who_old = subject_words(reading.bodies[o])
+    if not reading.asked_about or not who_old & reading.asked_about:
+        return False
+    if not who_old - reading.values[o] <= reading.asked_about:
+        return False
+    clause = value_clause(reading, n, o)
+    if subject_words(clause, possessed=True):
+        return False
+    # The speaker's own statement must be about the role: named ("my new manager is…") or
+    # said as whom the speaker answers to ("I now report to Marcus"), not "I manage two
+    # juniors now" or "I'm mentoring a new grad called Tom".
+    return bool(topic_words(clause) & reading.asked_about) or _ANSWERS_TO.search(clause) is not None
 
 
 def _fills_asked_role(reading: Reading, n: int, o: int) -> bool:

@@ -79,6 +79,18 @@ _OPENING_VALUE = re.compile(
 )
 
 
+#: A name written in lower case after "called" or "named" that names something, as chat
+#: writes them ("a guy called femi", "a fintech called brightledger", "my cat is called
+#: mochi"); not a call made or someone named for something ("my landlord called yesterday",
+#: "my manager called jess in", "named jess as the new team lead").
+_CALLED_VALUE = re.compile(
+    r"(?:\b(?:a|an|one|some)\s+(?:[\w-]+\s+){0,3}?|\b(?:is|'s|was|are|were)\s+)"
+    r"(?:called|named)\s+(?!(?:it|that|this|me|us|him|her|them|the|a|an|my|our|his|their|"
+    r"off|in|on|at|out|up|back|by|for|to|about|again|round|over)\b)(?-i:([a-z][\w'-]+))",
+    re.IGNORECASE,
+)
+
+
 #: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
 _NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
 
@@ -136,6 +148,7 @@ def values_in(text: str) -> frozenset[str]:
     masked = mask(text)
     found = [unmask(v) for v in (*_VALUE.findall(masked), *_OPENING_VALUE.findall(masked))]
     found += _NUMBER_VALUE.findall(text)
+    found += _CALLED_VALUE.findall(text)
     role = _NAMES_ROLE.match(text)
     if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))

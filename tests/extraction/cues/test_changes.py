@@ -285,6 +285,9 @@ def test_what_always_held_is_not_said_as_new(text: str) -> None:
         "My sister quit accountancy and is retraining as a midwife.",
         "I've gone over to sparkling water with lime, finally kicked the habit.",
         "The launch slipped to May.",
+        "Since that documentary we've both gone fully vegan: no dairy, no eggs, the lot.",
+        "she's signed for kingsway rovers for next season!!",
+        "went with direct line in the end, was way cheaper.",
     ],
 )
 def test_a_change_or_a_start_told_in_words_is_told_as_begun(text: str) -> None:
@@ -302,6 +305,9 @@ def test_a_change_or_a_start_told_in_words_is_told_as_begun(text: str) -> None:
         "Got promoted today, still can't believe it!",
         "The dentist pushed my appointment back again.",
         "I drive a Golf.",
+        "I signed for a parcel from Amazon.",
+        "went with my mum to the shops",
+        "gone quiet lately",
     ],
 )
 def test_what_begins_nothing_is_not_told_as_begun(text: str) -> None:
@@ -368,3 +374,15 @@ def test_a_move_to_a_value_a_day_word_dates_is_current_unless_the_day_bounds_it(
     assert not dated_move("Switched to the late shift for today")
     assert not dated_move("I'm at the library this afternoon")
     assert not dated_move("Went to the cinema today")
+
+
+def test_an_end_given_up_or_decided_names_what_it_ends() -> None:
+    assert displaced("I've given up on Duolingo; a tutor works far better.") == ["Duolingo"]
+    assert displaced("team voted to ditch trello, everything's in Asana now") == ["trello"]
+    assert ends("team voted to ditch trello, everything's in Asana now", "we run tasks in Trello")
+    assert not displaced("we decided to sell the car")
+    # An end denied, or a decision half taken or about something else, ends nothing.
+    assert not displaced("never given up on leeds united and never will")
+    assert not displaced("not given up on spanish, 200 day streak")
+    assert not displaced("we agreed to drop the golf at the garage on monday for its MOT")
+    assert not displaced("we've kind of decided to ditch spotify, maybe")

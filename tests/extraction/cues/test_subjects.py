@@ -479,3 +479,23 @@ def test_each_thing_comes_with_what_is_said_of_it() -> None:
 )
 def test_a_household_noun_opening_chat_names_no_one(text: str) -> None:
     assert subject_words(text) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        # What a later clause with its own subject says of the speaker is no part of it.
+        (
+            "My sister Carys is a vet, so she's my first call when the cat is ill.",
+            {"sister", "cary"},
+        ),
+        ("Mum moved to Leeds, which is nearer to me.", {"mother"}),
+        # Which of them, not who: the speaker's own relation, named.
+        ("My main client these days is a fintech called Brightledger.", set()),
+        # A participle or the speaker's results opening chat name no one.
+        ("done with 5-a-side after the ankle, joined a padel league", set()),
+        ("bloods came back and hba1c is down to 39!!", set()),
+    ],
+)
+def test_whose_news_a_chat_statement_is(text: str, who: set[str]) -> None:
+    assert subject_words(text) == who

@@ -290,6 +290,10 @@ def test_a_dated_reading_of_an_amount_is_its_current_value() -> None:
         # A place or a thing weighed up.
         "looking at Boise because prices here are nuts but all our friends are here.",
         "we're looking at houses in Horsham",
+        # What was first wanted, or an attempt that failed, whatever came about instead.
+        "We'd originally wanted Sardinia, but the flights were ridiculous, so we're glad with "
+        "what we ended up booking.",
+        "tried to get a table at hawksmoor instead but fully booked so sticking with the plan",
     ],
 )
 def test_a_plan_that_did_not_happen_or_a_place_weighed_up_is_no_fact(text: str) -> None:
@@ -310,7 +314,17 @@ def test_a_plan_that_did_not_happen_or_a_place_weighed_up_is_no_fact(text: str) 
         "I was supposed to start at Google in May and I finally did, I'm a data analyst there",
         "we were supposed to pay 1100 but our rent is 1200 now",
         "looking at LinkedIn i'm at Sky now",
+        "I tried Oatly and switched to it",
+        "My rent is 1,100 now, tried to negotiate but the landlord wouldn't budge",
     ],
 )
 def test_what_the_speaker_reads_from_or_a_plan_that_happened_is_a_fact(text: str) -> None:
     assert not cues(text).hypothetical
+
+
+def test_a_car_lent_while_the_speakers_own_is_mended_is_a_passing_moment() -> None:
+    assert cues("The garage has lent me a Vauxhall Corsa while the clutch gets replaced.").temporary
+    assert cues("my dad's lending us his Volvo for now").temporary
+    assert not cues("The garage replaced the clutch on my MX-5.").temporary
+    assert not cues("bought a house in Leeds, my parents lent us part of the deposit").temporary
+    assert cues("given up coffee for lent, day 3 and dying").temporary
