@@ -648,7 +648,7 @@ _BACKGROUND = ("My shoe size is 42.", "I'm left-handed.", "I've been to eleven c
 
 
 @pytest.mark.parametrize(
-    ("home", "not_a_move", "probe"),
+    ("fact", "look_alike", "probe"),
     [
         # A plan that did not happen.
         (
@@ -670,21 +670,6 @@ _BACKGROUND = ("My shoe size is 42.", "I'm left-handed.", "I've been to eleven c
             "here are nuts but all our friends are here.",
             "Where do I live?",
         ),
-    ],
-)
-async def test_a_move_that_fell_through_or_is_weighed_up_leaves_the_home_in_sight(
-    engine: MemoryEngine, home: str, not_a_move: str, probe: str
-) -> None:
-    said = [(0, home), *((0, text) for text in _BACKGROUND), (90, not_a_move)]
-    ranked = await _conversation(engine, said, probe)
-    [kept] = [m for m in ranked if home.split(",")[0] in m.record.text]
-    assert kept.latest is not False
-    assert ranked.index(kept) <= 1
-
-
-@pytest.mark.parametrize(
-    ("fact", "look_alike", "probe"),
-    [
         # A stand-in while the speaker's own is mended.
         (
             "My daily driver is a Mazda MX-5, which is absurd in winter but joyous in summer.",
@@ -707,10 +692,12 @@ async def test_a_move_that_fell_through_or_is_weighed_up_leaves_the_home_in_sigh
         ),
     ],
 )
-async def test_a_stand_in_or_a_wish_that_did_not_come_about_leaves_the_fact_in_sight(
+async def test_what_did_not_come_about_or_stands_in_leaves_the_fact_in_sight(
     engine: MemoryEngine, fact: str, look_alike: str, probe: str
 ) -> None:
-    said = [(0, fact), *((0, text) for text in _BACKGROUND), (40, look_alike)]
+    """A move that fell through or is weighed up, a car lent while one's own is mended, a
+    table tried for and not got, a holiday first wanted: none displaces the fact."""
+    said = [(0, fact), *((0, text) for text in _BACKGROUND), (90, look_alike)]
     ranked = await _conversation(engine, said, probe)
     [kept] = [m for m in ranked if fact.split(",")[0] in m.record.text]
     assert kept.latest is not False
