@@ -56,12 +56,14 @@ _REQUEST = re.compile(
 )
 #: A question frame around a statement: "Did you know I adopted a cat?".
 _FRAME = re.compile(
-    r"^(?:(?:did|do) you know|guess what|have i (?:told|mentioned)(?: to)? you|did i (?:tell|"
-    r"mention)(?: to)? you|you know what|remember|"
+    r"^(?:(?:so|ok|okay|oh|and|honestly)\W+)?"
+    r"(?:(?:did|do) (?:you|u) know|guess what|have i (?:told|mentioned)(?: to)?(?: (?:you|u))?|"
+    r"did i (?:tell|mention)(?: to)?(?: (?:you|u))?|you know what|remember|"
     # Asking how the agent takes a fact of the speaker's: "is it weird that i'm vegan now and
     # still crave bacon", "honestly, can you believe we finally bought a house".
-    r"(?:honestly\W+)?(?:can|could|would) you believe|"
-    r"is it (?:weird|normal|bad|ok|okay|strange|wrong|silly|odd|mad|crazy) that)"
+    r"(?:can|could|would) (?:you|u) believe|"
+    r"is it (?:weird|normal|bad|ok|okay|strange|wrong|silly|odd|mad|crazy|stupid|dumb|sad)"
+    r"(?= (?:that )?(?:i|i'm|im|i've|we|we're|we've|my|our)\b))"
     r"\b[,:\s]*(?:that\s+)?",
     re.IGNORECASE,
 )
@@ -206,7 +208,12 @@ _ASKING_SHAPE = (
 _SO_AM_I = r"(?!so\s+(?:am|is|are|do|does|did|have|has|was|were|will|can)\s+\w+(?:\s+\w+){0,2}\W*$)"
 _UNMARKED_QUESTION = re.compile(
     rf"(?:,|;|\s[-\u2013\u2014]|\u2014)\s+{_SO_AM_I}(?:so\s+)?{_ASKING_SHAPE}[^.!?]*$"
-    rf"|^\W*(?:so\W+)?{_ASKING_SHAPE}[^.!?;,]*$",
+    rf"|^\W*(?:so\W+)?{_ASKING_SHAPE}"
+    # A whole sentence asks only where it states nothing of the speaker's inside ("should i
+    # mention to the bank we moved to york", "am i glad we moved to york" state a move).
+    r"(?![^.!?;,]*\b(?:i'm|im|i've|ive|we're|we've|my|our|(?:i|we)\s+(?:\w+ly\s+)?"
+    r"(?:am|was|were|had|have|\w+ed|left|got|went|bought|sold|quit|started)\b))"
+    r"[^.!?;,]*$",
     re.IGNORECASE,
 )
 #: A tag question after a statement that asks how the agent judges it, or the agent's own:
@@ -386,7 +393,12 @@ def salient_part(sentence: str, *, addressed_to_agent: bool) -> str | None:
     framed = framed_statement(text)
     if framed is not None:
         return framed
-    if not is_question(text) and _UNMARKED_QUESTION.search(text):
+    unmarked = None if is_question(text) else _UNMARKED_QUESTION.search(text)
+    if unmarked is not None and (
+        unmarked.start() == 0 or statement_before_question(f"{text}?") is not None
+    ):
+        # Asked without its mark: read as the question it is, unless the statement before it
+        # is too short to keep ("Left Google, should i tell recruiters" stays whole).
         text += "?"
     if is_question(text):
         shrugged = shrugged_statement(text)

@@ -264,6 +264,12 @@ def test_an_unmarked_question_alone_is_dropped(sentence: str) -> None:
         "I work for Sarah, who is the CEO",
         "my wife went vegan in january, so did i lol",
         "left teaching, did it for 10 years, now i work at the council in planning",
+        # A question that states something of the speaker's inside, or after a statement too
+        # short to keep alone, stays whole.
+        "should i mention to the bank we moved to york in march",
+        "Am I glad we moved to York",
+        "Left Google, should i tell recruiters",
+        "pregnant, can i eat brie",
     ],
 )
 def test_statements_shaped_like_unmarked_questions_are_kept_whole(sentence: str) -> None:
@@ -281,6 +287,10 @@ def test_statements_shaped_like_unmarked_questions_are_kept_whole(sentence: str)
             "honestly, can you believe we finally bought a house in Leeds",
             "we finally bought a house in Leeds",
         ),
+        ("so, would you believe i'm engaged now", "i'm engaged now"),
+        ("did i mention i started at arup last week", "i started at arup last week"),
+        ("did u know we moved to york in march", "we moved to york in march"),
+        ("is it weird i'm vegan now", "i'm vegan now"),
     ],
 )
 def test_a_fact_framed_by_asking_how_the_agent_takes_it_is_kept(sentence: str, kept: str) -> None:

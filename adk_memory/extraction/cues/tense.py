@@ -54,7 +54,7 @@ _TEMPORARY = LazyPattern(
     r"being renovated|"
     # While the speaker's own is mended: "while the clutch gets replaced".
     r"while [^,.;!?]{1,40}?(?:'s| is| are| gets?) (?:being )?(?:replaced|fixed|repaired|mended|"
-    r"serviced|sorted)|"
+    r"serviced)|"
     r"(?:in|at) (?:a|an) (?:hotel|airbnb|b&b|travelodge|hostel)|(?:detox|trial) (?:week|month)|"
     # Until a day or a season ahead, or until something happens: "till March", "until the
     # sale goes through", "till they hire someone"; not a past one ("until last year").
@@ -146,8 +146,9 @@ _HYPOTHETICAL = LazyPattern(
     r"(?:i|we)(?:'d|\s+had)?\s+(?:originally|initially)\s+(?:wanted|planned|hoped|meant|"
     r"intended)|"
     # The attempt opens the statement: "My rent is 1,100 now, tried to negotiate but …"
-    # states its rent.
-    r"^\W*(?:(?:i|we)\s+)?(?:tried|attempted)\s+to\s+(?=[^.;!?]*\bbut\b)|"
+    # states its rent, and so does "tried to negotiate but the rent is 1,100 now".
+    r"^\W*(?:(?:i|we)\s+)?(?:tried|attempted)\s+to\s+(?=[^.;!?]*\bbut\b)"
+    r"(?![^.;!?]*(?<!\bfor )\bnow\b)|"
     # Somewhere or something weighed up, opening the clause: "looking at Boise because
     # prices here are nuts", "we're looking at houses in Horsham"; not what the speaker
     # reads from before saying what holds ("Looking at my payslip, I'm on 45k now",

@@ -173,14 +173,22 @@ _TRADES_THING = re.compile(
     r"(?P<thing>(?-i:[a-z])[\w-]*)(?=\s+(?:is|are|was|goes|went|will|has|have|had|'s)\b)",
     re.I,
 )
-#: An amount moved to a figure: "goes up to 1,040", "is going down to £30".
-_MOVED_TO_AN_AMOUNT = re.compile(r"\b(?:up|down)\s+to\s+[£$€]?\d", re.IGNORECASE)
+#: An amount moved to a figure, and nothing after it but when: "goes up to 1,040 from next
+#: month", "is going down to £30"; not "up to 1,100 for two-beds", "up to 1,400 in the city
+#: centre".
+_MOVED_TO_AN_AMOUNT = re.compile(
+    r"\b(?:up|down)\s+to\s+[£$€]?\d[\d,.]*k?(?:\s+(?:a|per)\s+(?:month|year|week))?"
+    r"(?:\s+from\s+(?:next\s+)?[\w']+)?(?:\s+(?:wtf|lol|ugh|smh))*\s*(?:[,.;!?]+(?=\s|$)|$)",
+    re.IGNORECASE,
+)
 #: Where the reported clause ends: punctuation before a space ("1,300" is one figure).
 _CLAUSE_END = re.compile(r"[,.;!?](?=\s|$)")
 #: Someone else's or somewhere else's: "for the new tenants upstairs", "next door", "his son".
 _ELSEWHERE = re.compile(
     r"\b(?:he|she|his|her|him|they|their|them|tenants?|upstairs|downstairs|next door|"
-    r"round here|around here|new)\b",
+    r"round here|around here|new|"
+    # Or not yet: "will probably go up to 1,100 next year".
+    r"will|would|might|may|could|probably|maybe|possibly)\b",
     re.IGNORECASE,
 )
 #: A likeness, not a value: "my nephew says my phone is basically a Nokia 3310 lol".
