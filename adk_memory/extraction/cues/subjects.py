@@ -305,9 +305,10 @@ def _speaker_in_predicate(text: str, start: int) -> bool:
     return _SPEAKER_IN_PREDICATE.search(text, start, end) is not None
 
 
-#: Past participles, which open chat that drops "I'm" or "I've" ("done with 5-a-side after
-#: the ankle", "gone vegan since January"), never a name.
-_PARTICIPLES = frozenset(
+#: Verb forms that open chat without a subject, never a name: irregular pasts ("went to
+#: Leeds"), and past participles where "I'm" or "I've" is dropped ("done with 5-a-side after
+#: the ankle", "gone vegan since January").
+_VERB_FORMS = frozenset(IRREGULAR_PAST) | frozenset(
     "done gone been seen taken given known gotten begun eaten driven flown written broken "
     "chosen forgotten spoken stolen worn grown thrown shown fallen ridden become swum".split()
 )
@@ -655,8 +656,7 @@ def subject_words(text: str, *, possessed: bool = False) -> frozenset[str]:
             named.group("name").lower() in _CLAUSE_OPENERS
             and _speaker_after_opener(text, named.end("name"))
         )
-        and named.group("name").lower() not in IRREGULAR_PAST
-        and named.group("name").lower() not in _PARTICIPLES
+        and named.group("name").lower() not in _VERB_FORMS
         and not named.group("name").endswith(("ed", "ing", "ly"))
         # A word stretched in chat is no name: "sooo left google", "annnd switched".
         and _STRETCHED.search(named.group("name")) is None
