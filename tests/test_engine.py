@@ -690,6 +690,24 @@ _BACKGROUND = ("My shoe size is 42.", "I'm left-handed.", "I've been to eleven c
             "glad with what we ended up booking. What should we pack for a toddler in that heat?",
             "Where are we going on holiday?",
         ),
+        # A change that moves a value of another kind than the fact names.
+        (
+            "I go to the Gym Group in Crawley, it's open 24/7 which is handy.",
+            "Switched my spin class to Thursdays.",
+            "Which gym do I go to?",
+        ),
+        (
+            "I work 4 days a week at the council. It's flexible, which helps with the kids.",
+            "They moved my day off to Friday.",
+            "How many days a week do I work?",
+        ),
+        # A stretch of life recalled.
+        (
+            "I start work at 9:15 most days, which fits around the nursery drop-off.",
+            "Clearing the loft I found my old rota from the year I was doing 5:30 starts at the "
+            "bakery, which nearly broke me. What paperwork should I keep?",
+            "What time do I start work?",
+        ),
     ],
 )
 async def test_what_did_not_come_about_or_stands_in_leaves_the_fact_in_sight(
@@ -702,6 +720,47 @@ async def test_what_did_not_come_about_or_stands_in_leaves_the_fact_in_sight(
     [kept] = [m for m in ranked if fact.split(",")[0] in m.record.text]
     assert kept.latest is not False
     assert ranked.index(kept) <= 1
+
+
+@pytest.mark.parametrize(
+    ("earlier", "later", "probe", "new", "old"),
+    [
+        # A state told over several sentences is still a state a move displaces.
+        (
+            "I live on Mill Lane in Headingley, a short walk from the cricket ground. Parking "
+            "is a nightmare on match days.",
+            "Got the keys on Saturday, we're on Cardigan Road now, round the other side of the "
+            "park.",
+            "What street do I live on?",
+            "Cardigan Road",
+            "Mill Lane",
+        ),
+        # Someone of the speaker's moved, and the speaker with them.
+        (
+            "We live in London, in Ealing, near the Broadway.",
+            "Work transferred my husband to Bristol, so we've all moved down there.",
+            "Where do I live?",
+            "Bristol",
+            "Ealing",
+        ),
+        # One thing given up for another, whatever the query's words.
+        (
+            "I'm a member at Gymbox, the one near Farringdon, and pay about £60 a month.",
+            "I've swapped Gymbox for Third Space in Moorgate, pricier but work chips in half.",
+            "Which gym am I a member of?",
+            "Third Space",
+            "Farringdon",
+        ),
+    ],
+)
+async def test_a_change_displaces_a_state_told_at_length_or_given_up_for_another(
+    engine: MemoryEngine, earlier: str, later: str, probe: str, new: str, old: str
+) -> None:
+    said = [(0, earlier), *((0, text) for text in _BACKGROUND), (60, later)]
+    ranked = await _conversation(engine, said, probe)
+    assert new in ranked[0].record.text
+    # Superseded, or shown after everything else.
+    assert all(old not in m.record.text for m in ranked[:-1])
 
 
 @pytest.mark.parametrize(
@@ -720,6 +779,19 @@ async def test_what_did_not_come_about_or_stands_in_leaves_the_fact_in_sight(
             "Helena left for a startup, so I now report to a guy called Marcus.",
             "Who is my manager?",
             "Marcus",
+        ),
+        # Whoever moves the speaker's own thing to a new value, the thing is the speaker's.
+        (
+            "My credit card limit is £3,000, and I'm usually sitting at about half of that.",
+            "Barclaycard wrote to say they've raised my limit to £5,000, I didn't even ask.",
+            "What's my credit card limit?",
+            "5,000",
+        ),
+        (
+            "My credit card limit is £3,000, and I'm usually sitting at about half of that.",
+            "my sister says Barclaycard raised her limit to £5,000 without asking",
+            "What's my credit card limit?",
+            "3,000",
         ),
         # Someone else's rent, or the speaker's reporting to a board, changes nothing.
         (

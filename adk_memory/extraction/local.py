@@ -46,7 +46,7 @@ from adk_memory.extraction.cues import (
     scoped,
     subject_words,
 )
-from adk_memory.extraction.cues.tense import LASTS
+from adk_memory.extraction.cues.tense import LASTS, SETS_NOW_AGAINST_BEFORE
 from adk_memory.extraction.salience import is_small_talk, salient_part
 from adk_memory.extraction.sentences import mask, split_clauses, split_sentences, unmask
 from adk_memory.extraction.slots import (
@@ -1083,6 +1083,37 @@ def _dropped_subject(before: str, sentence: str) -> DroppedSubject:
     return "speaker"
 
 
+#: A short statement that names its thing only by pointing back: "mines a 2017", "learning
+#: it on duolingo". The thing is named in the question before it. Not "one", which names
+#: another of a kind ("is the iphone 15 worth it? I have an old one").
+_POINTS_BACK = re.compile(
+    r"^(?=(?:\W*[\w'-]+){1,12}\W*$)(?:.*\b(?:it|mine|mines|mine's|them)\b)",
+    re.IGNORECASE,
+)
+
+
+def _points_into_question(before: str, kept: str) -> bool:
+    """Whether `kept`, said right after the question `before` (dropped as asking), names
+    what it is about only by pointing back into that question, and is the speaker's own:
+    "my partner's doing it" after "is italian hard to learn?" says nothing of the
+    speaker's, and "just bought a Hilux, mine's a 2019" names its own thing. A question
+    that weighs or plans ("how often should a ute be serviced?") would make the statement
+    read as a maybe, and one about now elsewhere ("how's the rent in Bristol these days?
+    mine's gone up again") as the speaker's change, so they are left out."""
+    return (
+        before.rstrip().endswith("?")
+        and _POINTS_BACK.match(kept) is not None
+        and not subject_words(kept)
+        and _CAPITALISED_NAME.search(kept) is None
+        and not cues(before.rstrip(" ?")).hypothetical
+        and SETS_NOW_AGAINST_BEFORE.search(before) is None
+    )
+
+
+#: A capitalised word after a sentence's first: a name the statement gives itself.
+_CAPITALISED_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'm\b|I've\b|I'd\b)[A-Z][\w'-]*")
+
+
 #: The longest event a displacement-only change absorbs into its memory.
 _ABSORB_CHARS = 400
 
@@ -1164,8 +1195,14 @@ class LocalExtractor:
             following = split_clauses(sentences[at + 1]) if at + 1 < len(sentences) else []
             dropped = _dropped_subject(before, sentence)
             kept = salient_part(sentence, addressed_to_agent=with_agent)
-            if kept is not None and dropped == "someone" and not before_kept:
-                # "Ravi? Left Google.": the name asked alone stays with what they did.
+            if (
+                kept is not None
+                and not before_kept
+                and (dropped == "someone" or _points_into_question(before, kept))
+            ):
+                # "Ravi? Left Google.": the name asked alone stays with what they did; and
+                # "service interval on a vw golf? mines a 2017" keeps the question that names
+                # what "mine" is.
                 kept = f"{before} {kept}"
             before, before_kept = sentence, kept is not None
             if kept is None:

@@ -139,16 +139,31 @@ _QUESTION_TAIL = re.compile(
 #:   upped me to 100mg last tues. is feeling jittery normal?"), before an asking word only
 #:   ("I moved here on Tues. have no furniture" goes on), never after a title, "a.m." or
 #:   "Jr.";
-#: - at a request for the agent's work after a comma, when it runs to the question mark
-#:   ("bumped my savings to £750 a month, redo the timeline?"), not the speaker's own doing
-#:   ("I sell candles and make about £500 a month, do I need to declare it?").
+#: - at a request for the agent's work or a bid for advice after a comma, when it runs to
+#:   the question mark ("bumped my savings to £750 a month, redo the timeline?", "i play
+#:   netball on wednesdays, best trainers for court?"), not the speaker's own doing ("I sell
+#:   candles and make about £500 a month, do I need to declare it?").
 _ASKING_STARTS = re.compile(
     r"(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bmt)(?<!\bprof)(?<!\bvs)(?<!\bjr)"
     r"(?<!\bsr)(?<!\bco)(?<!\binc)(?<!\betc)(?<!\ba\.m)(?<!\bp\.m)(?<!\be\.g)(?<!\bi\.e)\.\s+"
     r"(?=(?:is|are|was|were|does|did|can|could|should|would|what|what's|where|who|how|why|"
     r"when|which|any)\b)"
     r"|[,;]\s+(?=(?:redo|rework|recalculate|update|give|recommend|suggest|send|write|draft|"
-    r"make|check|explain|find|list|show|work out|sort out|plan)\b(?!-)[^,;]*\?+\s*$)",
+    r"make|check|explain|find|list|show|work out|sort out|plan|"
+    # A bid for advice without a verb: "i play netball on wednesdays, best trainers for
+    # court?", "moved to leeds, good areas for a first flat?".
+    r"best|good|decent|cheapest|easiest|quickest|recommended)\b(?!-)[^,;]*\?+\s*$)",
+    re.IGNORECASE,
+)
+#: A bid for advice without a verb, after a comma ("…, best trainers for court?").
+_ADVICE_TAIL = re.compile(
+    r"[,;]\s+(?:best|good|decent|cheapest|easiest|quickest|recommended)\b", re.IGNORECASE
+)
+#: A lead that opens with a bare verb: an option weighed ("move to Brighton", "port to
+#: Airtel"), not a change told ("moved to leeds").
+_OPTION = re.compile(
+    r"^\W*(?:quit|go|move|port|switch|get|buy|take|join|sell|try|leave|start|change|rent|book|"
+    r"pick|choose|use|transfer|swap|sign up)\b",
     re.IGNORECASE,
 )
 #: A request about the agent's own work, whose lead is feedback on it: "the link doesn't
@@ -258,6 +273,10 @@ def statement_before_question(sentence: str) -> str | None:
     if match is None:
         return None
     lead = sentence[: match.start()].strip(" ,;.-\u2013\u2014")
+    if _ADVICE_TAIL.match(sentence, match.start()) and _OPTION.match(lead):
+        # An option weighed, not done: "move my savings to ING, best rates atm?", "quit
+        # deloitte and go to a startup, best move for my career?".
+        return None
     short = len(lead.split()) < 3
     if short and not _SHORT_STATEMENT.match(lead):
         return None

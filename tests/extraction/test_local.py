@@ -364,6 +364,53 @@ async def test_a_clause_without_subject_after_someone_else_fills_no_slot_of_the_
     assert facts[0].text == f"User: {text}"
 
 
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "whats the service interval on a vw golf? mines a 2017",
+            "what's the service interval on a vw golf? mines a 2017",
+        ),
+        (
+            "can u quiz me on spanish verbs? learning it on duolingo, 40 day streak lol",
+            "can u quiz me on spanish verbs? learning it on duolingo, 40 day streak lol",
+        ),
+    ],
+)
+async def test_a_statement_pointing_back_into_the_question_keeps_the_question(
+    text: str, kept: str
+) -> None:
+    facts = await _facts(_event(text))
+    assert [f.text for f in facts] == [f"User: {kept}"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # "one" names another of a kind: the question's thing is not the speaker's.
+        ("is the iphone 15 worth it? I have an old one", "I have an old one"),
+        ("Where do I live? I live in Leeds.", "I live in Leeds."),
+        # Someone else's doing points back at nothing of the speaker's; a statement that
+        # names its own thing, or a question that weighs or asks about now elsewhere, is
+        # kept apart.
+        ("is italian hard to learn? my partner's doing it", "my partner's doing it"),
+        (
+            "how often should a ute be serviced? just bought a Hilux, mine's a 2019",
+            "just bought a Hilux, mine's a 2019",
+        ),
+        (
+            "how's the rent in Bristol these days? mine's gone up again",
+            "mine's gone up again",
+        ),
+    ],
+)
+async def test_a_statement_that_names_its_own_thing_leaves_the_question(
+    text: str, kept: str
+) -> None:
+    facts = await _facts(_event(text))
+    assert [f.text for f in facts] == [f"User: {kept}"]
+
+
 async def test_a_lower_case_message_keeps_its_statement_before_the_question() -> None:
     facts = await _facts(
         _event("Hi! What can I do for you?", id="a1", author="model"),

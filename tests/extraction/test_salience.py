@@ -100,6 +100,9 @@ def test_between_people_questions_about_the_other_are_kept() -> None:
             "bumped my savings to £750 a month since the pay rise, redo the timeline?",
             "bumped my savings to £750 a month since the pay rise",
         ),
+        # A bid for advice without a verb.
+        ("i play netball on wednesdays, best trainers for court?", "i play netball on wednesdays"),
+        ("moved to leeds, good areas for a first flat?", "moved to leeds"),
         # A full stop the sentence split read as an abbreviation's.
         (
             "gp upped me to 100mg of the sertraline last tues. is feeling jittery normal?",

@@ -14,6 +14,7 @@ from adk_memory.retrieval.ordering import (
     OrderingConfig,
     current_first,
 )
+from adk_memory.retrieval.ordering.people import same_person
 from adk_memory.retrieval.ordering.reading import compared_values, values_in
 from adk_memory.retrieval.rival_model import RivalModel
 from tests.helpers import T0, make_record
@@ -941,3 +942,57 @@ def test_compared_values_are_those_named_only_to_compare_with(
 )
 def test_a_name_after_called_is_a_value_in_any_case(text: str, named: set[str]) -> None:
     assert values_in(text) == named
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        # Chat writes whose someone is, then their name in lower case.
+        ("my manager sarah is micromanaging everything", {"sarah"}),
+        ("my fiance dami and i are still arguing about the guest list", {"dami"}),
+        ("dr okafor at my practice is lovely", {"okafor"}),
+        ("my gp dr okafor is great", {"okafor"}),
+        ("my mate dave", {"dave"}),
+        # Words that go on about them name no one.
+        ("my manager just left", set()),
+        ("my sister always says that", set()),
+        ("my dentist said i need a filling", set()),
+        ("my partner works at the council", set()),
+    ],
+)
+def test_a_lower_case_name_after_whose_it_is_is_a_value(text: str, named: set[str]) -> None:
+    assert values_in(text) == named
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        # A day that a schedule holds: again and again, or what something was moved to.
+        ("Switched my spin class to Thursdays.", {"thursdays"}),
+        ("yoga is every tuesday", {"tuesdays"}),
+        ("They moved my day off to Friday.", {"fridays"}),
+        # The day of a one-off names none.
+        ("I washed my car on Sunday.", set()),
+        ("they moved my appointment to Friday this week only", set()),
+    ],
+)
+def test_a_scheduled_day_is_a_value(text: str, named: set[str]) -> None:
+    assert values_in(text) == named
+
+
+@pytest.mark.parametrize(
+    ("newer", "same"),
+    [
+        # Whoever moves the speaker's own thing to a new value, it is the speaker's news.
+        ("Amex wrote to say they've raised my limit to £6,500", True),
+        ("the bank lowered my credit limit to £2,000 after I missed a payment", True),
+        # Someone else's limit, or a thing the speaker had before, is not.
+        ("my sister says Amex raised her limit to £6,500", False),
+        ("Amex wrote to say they've raised my sister's limit to £6,500", False),
+    ],
+)
+def test_a_thing_of_the_speakers_moved_by_whoever_is_the_speakers_news(
+    newer: str, same: bool
+) -> None:
+    older = "My credit card limit is £3,000, and I'm usually sitting at about half of that."
+    assert same_person(newer, older) is same

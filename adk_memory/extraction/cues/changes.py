@@ -8,16 +8,14 @@ from adk_memory.extraction.cues.items import one_of_several
 from adk_memory.extraction.cues.lazy import LazyPattern, remembered
 from adk_memory.extraction.cues.tense import (
     DAY_WORD,
-    NOW_VERSUS_BEFORE,
     PAST_TENSE,
+    SETS_NOW_AGAINST_BEFORE,
     begins_lasting,
     cues,
     lasting_but_for_its_day_word,
 )
 from adk_memory.extraction.cues.words import SPACES, content_words
 from adk_memory.extraction.sentences import mask, unmask
-
-_NOW_VERSUS_BEFORE = LazyPattern(rf"\b(?:{NOW_VERSUS_BEFORE})\b", re.IGNORECASE)
 
 _NP = r"(?:the |my |our |a |an |that |this )?(?P<x>[^.,;!?]+?)"
 _NP_STOP = (
@@ -185,7 +183,7 @@ def lasting_change(text: str) -> bool:
     found = cues(text)
     if found.temporary or found.hypothetical or found.additive or found.past:
         return False
-    return _NOW_VERSUS_BEFORE.search(text) is not None or _moves_to_value(text)
+    return SETS_NOW_AGAINST_BEFORE.search(text) is not None or _moves_to_value(text)
 
 
 #: Words that present a value as new, or an amount or a date as moved, beyond those that say a

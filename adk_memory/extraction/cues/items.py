@@ -33,7 +33,12 @@ _ITEM_END = (
 #: An item after the value: up to four words to the next separator or the sentence's end.
 _NEXT_ITEM = LazyPattern(
     rf"\s*(?:,?\s*{_LIST_SEPARATOR}\s*{_ITEM_OPENING}(?P<item>{_ITEM})\s*{_ITEM_END}"
-    rf"|,\s*{_ITEM_OPENING}(?P<listed>{_ITEM})\s*(?=,|\s(?:and|or|plus)\b))",
+    # Not an aside that picks out which one before the sentence goes on ("PureGym, the one
+    # near Aldgate, and pay about £30"); "spin, the one on Mondays, and body pump" lists.
+    r"|,\s*(?!(?:the\s+|that\s+|this\s+)?ones?\b[^,]*,\s*and\s+(?:i\s+|we\s+)?"
+    r"(?:pay|paid|have|go|use|get|love|work|live|drive|take|train|do|play|ride|am|is|it's|"
+    r"usually|mostly|always)\b)"
+    rf"{_ITEM_OPENING}(?P<listed>{_ITEM})\s*(?=,|\s(?:and|or|plus)\b))",
     re.IGNORECASE,
 )
 #: An item before the value, joined by a separator ("tennis and golf").

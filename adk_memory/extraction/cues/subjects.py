@@ -239,6 +239,20 @@ _GOT_SOMEONE = LazyPattern(
     r"(?!.*\b(?:me|myself|us|ourselves|and i)\b)",
     re.IGNORECASE,
 )
+#: Someone of the speaker's moved by a third party: "The surgery has just moved my husband
+#: onto Dr Mensah's list", "school put my son in the top set", "work transferred my wife to
+#: Leeds". Their news, not the speaker's (unless the speaker is moved too: "moved my wife
+#: and me to Leeds", "transferred my husband to Bristol, so we've all moved down").
+_MOVED_SOMEONE = LazyPattern(
+    rf"{_LEAD_IN}(?:[\w'-]+\s+){{0,4}}?(?:(?:has|have|had|just|finally|now)\s+|'s\s+)*"
+    r"(?:moved|switched|transferred|put|registered|enrolled|signed|upgraded|swapped|changed)\s+"
+    rf"(?:my|our)\s+{_ADJECTIVES}(?P<who>{RELATION_NOUNS})\s+"
+    r"(?:to|onto|into|on|in|over|up|with|from|across)\b"
+    r"(?!.*\b(?:me|myself|us|ourselves|and i)\b)"
+    r"(?!.*\b(?:we|we've|we're|we have|all of us)\b[^.;!?]{0,20}?\b(?:moved|relocated|went|"
+    r"gone|followed|came|switched|joined)\b)",
+    re.IGNORECASE,
+)
 #: "Sara's dad left the BBC", "Ana's brother moved to Lisbon": someone of a named person's.
 _NAMED_KIN_SUBJECT = LazyPattern(
     rf"{_LEAD_IN}(?P<name>(?-i:[A-Z][a-z]+)){_THEIR_RELATION}",
@@ -457,11 +471,14 @@ def names_someone_alone(text: str) -> bool:
 
 @remembered
 def recipient(text: str) -> str | None:
-    """Whom the speaker got the thing a statement names, when not themselves: "Got my mum a
-    Samsung A54 for her birthday" → "mum"; "Bought a Polo for my daughter" → "daughter"."""
+    """Whom the speaker got the thing a statement names, or whom someone moved to it, when not
+    the speaker: "Got my mum a Samsung A54 for her birthday" → "mum"; "Bought a Polo for my
+    daughter" → "daughter"; "The surgery moved my husband onto Dr Mensah's list" →
+    "husband"."""
     got = _GOT_SOMEONE.match(text)
     if got is None:
-        return None
+        moved = _MOVED_SOMEONE.match(text)
+        return None if moved is None else moved.group("who").lower()
     return str(got.group("who") or got.group("for") or got.group("kin")).lower()
 
 

@@ -42,7 +42,12 @@ _TEMPORARY = LazyPattern(
     r"client (?:site|office|premises)|(?:at|with) (?:a|the|our) client\b(?!')|"
     # A stand-in or a fixed term: "maternity cover", "interim till the new head starts",
     # "6 month fixed-term contract", "on loan from Amazon", "uni placement till June".
-    r"(?:maternity|paternity|sick|holiday|leave) cover|cover(?:ing)? for|interim|acting (?:manager|"
+    # Cover as a stand-in ("made me the cover for ward 7"), not the cover a policy gives for
+    # a price ("matched the cover for £455", "same cover for about 80 quid less").
+    r"(?:maternity|paternity|sick|holiday|leave) cover|"
+    r"cover(?:ing)? for(?!\s+(?:(?:about|around|roughly|just|only|under|over)\s+)?"
+    r"(?:[£$€]|\d[\d,.]*\s*(?:quid|pounds|dollars|euros|bucks)\b))|"
+    r"interim|acting (?:manager|"
     r"head|lead|boss)|fixed[- ]term|temp (?:role|job|contract|work)|temping|internship|"
     r"placement|on loan|loaned|put(?:ting)? (?:me|us) up|"
     # Given up for a season of abstaining: "given up coffee for lent".
@@ -131,6 +136,16 @@ _HYPOTHETICAL = LazyPattern(
     r"\b(?:if|would|could|should|might|(?-i:may)|imagine|imagining|wonder|wondering|"
     r"thinking (?:about|of)|considering|consider|plan(?:ning)? to|planning on|"
     r"going to|gonna|want(?:s)? to|"
+    # Taken back as a joke, standing alone: "I'm officially a Tottenham fan now. (Kidding
+    # — I'd sooner take up cricket.)", "moving to Mars jk"; not "are you kidding me",
+    # "everyone thought I was joking" or "joking aside", which insist.
+    r"(?:^|(?<=[(.!?;\u2014\u2013])|(?<=[(.!?;\u2014\u2013]\s)|(?<=\blol\s)|(?<=\bhaha\s)|"
+    r"(?<=\blmao\s))(?:just |only )?(?:kidding|joking)(?=\s*(?:[).!?,;\u2014\u2013]|$))|"
+    r"(?-i:jk)(?=\s*(?:[).!?,;\u2014\u2013]|$))|"
+    # "would" contracted, wishing for a change: "I'd love to drop to 30 hours"; not a
+    # request of the listener ("I'd like you to remember", "id like to let you know").
+    r"\b(?:i'd|we'd|id)\s+(?:love|like)\s+to\s+(?!(?:tell|let|say|add|mention|ask|share|"
+    r"update|remind|know|note|point|check|confirm|correct|flag|clarify)\b)|"
     r"hope to|hoping to|wish|someday|one day|maybe|perhaps|probably|possibly|i think|i guess|"
     r"not sure|might be|dream(?:ing)? of|tempted to|interview(?:ed)? (?:at|with|for)|"
     r"fingers crossed|apply(?:ing)? (?:to|for)|applied (?:to|for)|"
@@ -200,8 +215,9 @@ _DEGREE_BEFORE_TOO = (
     "is was are were got get gets be been feel felt seem seems looks way far much 's 're 'm "
     "just bit all".split()
 )
-#: An addition beside what is known: never a displacement. "The other day", "each other"
-#: and "second-hand" add nothing, and "second" adds only as "a second" ("a second job";
+#: An addition beside what is known: never a displacement. "The other day", "each other",
+#: a place ("the other side of Fratton", "the other end of town") and "second-hand" add
+#: nothing, and "second" adds only as "a second" ("a second job";
 #: "my second year" is a rank).
 #: Having several at once: "so I've got both now", "I use both", "I'm carrying two phones
 #: now", "so now i've got 2 phones". Not a value said of both ("-3.25 in both now"), and not
@@ -223,7 +239,7 @@ _ADDITIVE = LazyPattern(
     + "".join(rf"(?<!{re.escape(word)} )" for word in _DEGREE_BEFORE_TOO)
     + r"too|as well|either|another|"
     r"(?<!each )(?<!every )other(?! (?:day|night|week|weekend|morning|evening|"
-    r"afternoon|time|than|hand)\b)|additionally|in addition|besides|added|"
+    r"afternoon|time|than|hand|side|end|way|direction)\b)|additionally|in addition|besides|added|"
     r"(?<!for )a second(?![- ]?hand)|extra)\b"
     rf"|{_SEVERAL}",
     re.IGNORECASE,
@@ -248,6 +264,23 @@ _PAST = LazyPattern(
     r"(?:was|were|did|used to|(?:i|we) [a-z]+ed)\b[^.;!?]{0,60}\b(?:at|in|during|through) "
     r"(?:uni|university|college|high school|secondary school|sixth form|grad school|school)\b"
     r"(?! now\b))\b",
+    re.IGNORECASE,
+)
+#: A stretch of life recalled ("it reminded me of the year I was doing 6:00 starts at the
+#: depot"): the past, unless the statement also says what holds now ("I'm on earlies now,
+#: the year I was doing nights nearly broke me", "Started at Primark, where I worked the
+#: summer I was doing my A levels").
+_RECALLED_STRETCH = LazyPattern(
+    r"\bthe (?:year|years|summer|winter|spring|autumn|time|months?|weeks?|days|period) "
+    r"(?:when |that )?(?:i|we) (?:was|were) [a-z]+ing\b",
+    re.IGNORECASE,
+)
+#: A start, a move or a likeness said beside such a stretch: what holds now ("got a job at
+#: Greggs, same as the summer I was doing my GCSEs", "green tea for me, like the time I was
+#: living in Kyoto").
+_STARTED_OR_MOVED = LazyPattern(
+    r"\b(?:started|starting|began|begun|joined|moved|switched|relocated|transferred|got|took|"
+    r"bought|back|same|like|since|reminds)\b",
     re.IGNORECASE,
 )
 #: Where someone grew up, as what names a thing of now ("the house I grew up in", "the
@@ -292,6 +325,8 @@ NOW_VERSUS_BEFORE = (
     r"nowadays|from now on|no longer|any longer|not any ?more|any ?more(?! than)|no more|instead|"
     r"change of plans?|plans? (?:have |has )?changed"
 )
+#: Those words, where they stand as words.
+SETS_NOW_AGAINST_BEFORE = LazyPattern(rf"\b(?:{NOW_VERSUS_BEFORE})\b", re.IGNORECASE)
 #: Wording that says a value changed (the update may name neither old nor new value).
 _CHANGE = LazyPattern(
     rf"\b(?:{NOW_VERSUS_BEFORE}|"
@@ -366,6 +401,11 @@ def cues(text: str) -> Cues:
     past = (
         _PAST.search(_RECENT_AGO.sub(" ", dated) if started else dated) is not None
         or _PAST_STATE.match(text) is not None
+        or (
+            _RECALLED_STRETCH.search(text) is not None
+            and SETS_NOW_AGAINST_BEFORE.search(text) is None
+            and _STARTED_OR_MOVED.search(text) is None
+        )
     )
 
     def only_by(words: LazyPattern) -> bool:

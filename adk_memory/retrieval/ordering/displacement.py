@@ -21,7 +21,11 @@ from adk_memory.model import Kind
 from adk_memory.retrieval.ordering.config import OrderingConfig
 from adk_memory.retrieval.ordering.people import same_person
 from adk_memory.retrieval.ordering.reading import Reading, value_clause
-from adk_memory.retrieval.ordering.stand_in import ends_one_of_several, holds_beside
+from adk_memory.retrieval.ordering.stand_in import (
+    ends_one_of_several,
+    holds_beside,
+    moves_another_kind,
+)
 
 
 def displaces(
@@ -62,7 +66,11 @@ def displaces(
         return None
     if holds_beside(reading, n, o):
         return None
-    if reading.says_change[n] and _changes_of(reading, n, o):
+    if (
+        reading.says_change[n]
+        and _changes_of(reading, n, o)
+        and not moves_another_kind(reading, n, o)
+    ):
         return None if ends_one_of_several(new_text, old_text) else n
     return n if ends(new_text, old_text) else None
 

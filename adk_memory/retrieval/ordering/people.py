@@ -55,6 +55,8 @@ def same_person(
     "Priya moved to Leeds" is about "my sister" once "My sister Priya" was said."""
     who_old = subject_words(older)
     about = reported_about(newer)
+    if not who_old and _moves_the_speakers_thing(newer, older):
+        return True
     if about is not None:
         if not who_old and _reports_the_speakers_thing(about, older):
             # "optician says my eyes have got worse, it's -3.25 in both now" after "my
@@ -191,6 +193,16 @@ _ELSEWHERE = re.compile(
     r"will|would|might|may|could|probably|maybe|possibly)\b",
     re.IGNORECASE,
 )
+#: A thing of the speaker's moved to a new amount or value by whoever does it: "they've
+#: raised my limit to £6,500", "the clinic upped my dose to 100mg", "HR moved my start time
+#: to 10". Not a thing the speaker had before ("sold my old flat").
+_MOVES_MY_THING = re.compile(
+    r"\b(?:raised|upped|increased|lowered|cut|reduced|dropped|bumped|moved|changed|switched|"
+    r"extended|put)\s+(?:up\s+|down\s+)?(?:my|our)\s+(?!(?:old|former|previous|ex)\b)"
+    r"(?P<thing>(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)\s+(?:up\s+|down\s+|back\s+)?"
+    r"(?:to|from)\b",
+    re.IGNORECASE,
+)
 #: A likeness, not a value: "my nephew says my phone is basically a Nokia 3310 lol".
 _LIKENESS = re.compile(
     rf"\b(?:{HEDGES}|like|as good as)\s+(?:a|an|the)\b",
@@ -210,6 +222,14 @@ def _reports_the_speakers_thing(
         return False
     thing = person_words(found.group("thing"))
     return bool(thing) and not any(map(is_relation, thing)) and thing <= person_words(older)
+
+
+def _moves_the_speakers_thing(newer: str, older: str) -> bool:
+    """Whether someone moves a thing the speaker's earlier statement is about to a new value,
+    naming it as the speaker's: "Amex wrote to say they've raised my limit to £6,500" after
+    "My credit card limit is £3,000". Whoever does it, the thing is the speaker's."""
+    things = _things(_MOVES_MY_THING, newer)
+    return bool(things) and not any(map(is_relation, things)) and things <= content_words(older)
 
 
 def _thing_after(determiners: str) -> re.Pattern[str]:

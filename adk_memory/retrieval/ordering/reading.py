@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from adk_memory.extraction.cues import (
+    RELATION_NOUNS,
     Cues,
     begins_lasting,
     cues,
@@ -24,6 +25,7 @@ from adk_memory.extraction.cues import (
     measured_now,
     person_words,
     present_state,
+    recipient,
     relation_names,
     reported_about,
     split_conjoined,
@@ -32,7 +34,7 @@ from adk_memory.extraction.cues import (
     told_as_over,
 )
 from adk_memory.extraction.cues.tense import WEEKDAYS
-from adk_memory.extraction.sentences import mask, unmask
+from adk_memory.extraction.sentences import mask, split_sentences, unmask
 from adk_memory.extraction.slots import (
     ALSO_ORDINARY_WORDS,
     CATEGORY_OF,
@@ -91,6 +93,40 @@ _CALLED_VALUE = re.compile(
 )
 
 
+#: Words that go on about someone after "my manager", "dr" rather than name them ("my
+#: manager just left", "my sister always says", "dr at the clinic").
+_NOT_LOWER_NAMES = (
+    "is|was|has|had|and|just|keeps|said|says|left|quit|retired|moved|who|which|that|at|from|"
+    "always|never|really|also|still|now|then|literally|actually|basically|finally|recently|"
+    "honestly|totally|the|a|an|of|to|in|on|for|with|as|but|or|so|too|lol|tbh|ngl|you|me|him|"
+    "her|them|us|works|lives|thinks|wants|needs|loves|hates|got|gets|did|does|went|goes|can|"
+    "will|would|should|could|might|isn't|wasn't|doesn't|didn't|won't|can't|dr|mr|mrs|ms|prof|"
+    "sent|told|called|named|reckons|thought|gave|put|made|here|there|today|yesterday|tomorrow|"
+    # Chat that trails off after whom it names: "late meeting with my boss again", "cos of
+    # my boss tho", "my dad haha".
+    "again|tho|though|haha|hahaha|lol|lmao|omg|ugh|anyway|anymore|btw|rn|atm|innit|mate|too|"
+    "lately|tonight|sometimes|either|instead|ever|yet|already|mostly|though|"
+    # What belongs to them or is about them ("dr appointment", "my mentor scheme", "my
+    # landlord insurance").
+    "appointment|appointments|scheme|insurance|agency|account|office|contract|meeting|"
+    "meetings|visit|review|check|letter|bill|bills|fees|rent|deposit|number|email|app|"
+    "portal|surgery|practice|clinic|group|team|programme|program|course|session|sessions|"
+    "call|calls|chat|card|car|house|flat|place|job|work|shift|shifts|birthday|wedding|"
+    "party|stuff|thing|things|side|family|dog|cat"
+)
+#: A name written in lower case right after whose it is, as chat writes them: "my manager
+#: sarah is micromanaging", "my fiance dami and i", "dr okafor at my practice". Only where
+#: what follows goes on about them, so a word of the sentence is never taken for a name.
+_LOWER_CASE_NAME = re.compile(
+    r"\b(?:(?:my|our)\s+(?:(?:new|old|current|main|usual|regular|former|previous|best)\s+)?"
+    rf"(?:{RELATION_NOUNS})|dr\.?|mr\.?|mrs\.?|ms\.?|prof\.?)\s+"
+    rf"(?-i:(?!(?:{_NOT_LOWER_NAMES})\b)([a-z][a-z'-]{{2,}}))"
+    r"(?=\s+(?:is|was|has|had|and|just|keeps|said|says|left|quit|retired|moved|who|at|from|"
+    r"always|never|really|still)\b|'s\b|\s*[,.!?;:)]|\s*$)",
+    re.IGNORECASE,
+)
+
+
 #: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
 _NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
 
@@ -105,11 +141,14 @@ _NOT_VALUES = frozenset(
 
 
 #: A day that names when something happens again and again, which a schedule holds ("on
-#: Sundays", "Saturday mornings", "every tuesday"), in any case: a value of the kind "time",
-#: told apart from the day of a one-off ("I washed my car on Sunday"), which names none.
+#: Sundays", "Saturday mornings", "every tuesday", "moved my day off to Friday"), in any
+#: case: a value of the kind "time", told apart from the day of a one-off ("I washed my car
+#: on Sunday"), which names none.
 _SCHEDULED_DAY = re.compile(
     rf"\b(?P<day>{WEEKDAYS})(?:s\b|\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b)"
-    rf"|\bevery\s+(?P<every>{WEEKDAYS})\b",
+    rf"|\bevery\s+(?P<every>{WEEKDAYS})\b"
+    rf"|\b(?:moved|switched|changed|swapped|shifted)\b[^.,;!?]{{0,30}}?\b(?:to|onto)\s+"
+    rf"(?P<moved>{WEEKDAYS})\b(?!\s+(?:only|this|next|just)\b)",
     re.IGNORECASE,
 )
 
@@ -120,6 +159,17 @@ _SCHEDULED_DAY = re.compile(
 _NAMES_ROLE = re.compile(
     r"^\W*(?P<name>[A-Z][a-z]+)(?:'s|\s+(?:is|was|has been|became))\s+(?:now\s+)?(?:my|our)\b"
 )
+
+
+def opens_with_state(body: str) -> bool:
+    """Whether a memory states something that holds now, said first: one present state, or a
+    message that opens with one and goes on about it ("I live on Albert Road in Southsea.
+    Parking is a nightmare in summer."), asking nothing. What the later sentences add
+    colours the state; they do not make it history."""
+    sentences = split_sentences(body)
+    if not sentences or body.rstrip().endswith("?"):
+        return False
+    return present_state(sentences[0], personal=False, plans=True)
 
 
 def _names_nothing(word: str) -> bool:
@@ -149,6 +199,7 @@ def values_in(text: str) -> frozenset[str]:
     found = [unmask(v) for v in (*_VALUE.findall(masked), *_OPENING_VALUE.findall(masked))]
     found += _NUMBER_VALUE.findall(text)
     found += _CALLED_VALUE.findall(text)
+    found += _LOWER_CASE_NAME.findall(text)
     role = _NAMES_ROLE.match(text)
     if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))
@@ -159,7 +210,7 @@ def values_in(text: str) -> frozenset[str]:
     }
     # One spelling per scheduled day ("Tuesday mornings" and "on Tuesdays" name one day).
     days = {
-        f"{(day.group('day') or day.group('every')).lower()}s"
+        f"{(day.group('day') or day.group('every') or day.group('moved')).lower()}s"
         for day in _SCHEDULED_DAY.finditer(text)
     }
     return frozenset(values | days)
@@ -217,6 +268,12 @@ _OWN_NAMES = frozenset(
 
 
 _WHO = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?who\b", re.IGNORECASE)
+_ASKS_AMOUNT = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?how (?:much|many)\b", re.IGNORECASE)
+_ASKS_TIME = re.compile(
+    r"\b(?:when|what (?:day|days|night|nights|time)|which (?:day|days|night|nights|evening)|"
+    r"how often)\b",
+    re.IGNORECASE,
+)
 
 
 def reads_current(found: Cues, text: str) -> bool:
@@ -298,6 +355,11 @@ class Reading:
         self.asks_own_name = one is not None and one.about in _OWN_NAMES
         #: It asks who holds a role ("Who's my GP?").
         self.asks_who = one is not None and _WHO.match(query) is not None
+        #: It asks for an amount ("How much is my gym membership?", "How many days a week do
+        #: I work?").
+        self.asks_amount = _ASKS_AMOUNT.match(query) is not None
+        #: It asks when ("When does my book club meet?", "What day are bins collected?").
+        self.asks_time = _ASKS_TIME.search(query) is not None
         self.query_values = values_in(query)
         #: The category the query asks for ("What programming language do I use?", "What
         #: phone do I have?"); the categories of the known values and kinds of things each
@@ -311,7 +373,7 @@ class Reading:
         ]
         #: A present state that is not itself a change: what a change may displace.
         self.states = [
-            present_state(body, personal=False, plans=True) and not change
+            opens_with_state(body) and not change
             for body, change in zip(self.bodies, self.says_change, strict=True)
         ]
         best = max((m.breakdown.cosine for m in ranked), default=0.0)
@@ -420,13 +482,22 @@ def value_clause(reading: Reading, n: int, o: int) -> str:
     "The gym closed so I joined PureGym" the speaker's. A clause of the speaker's that names
     one goes first, as in REPLACE, so a side clause's date or place decides nothing ("My
     manager quit in January, and I left Deloitte for KPMG"). The whole statement when no
-    clause names a new value."""
+    clause names a new value, or when the clause naming it moves someone of the speaker's
+    and another says the speaker moved too ("Work transferred my husband to Bristol, so
+    we've all moved down there"): whose change it is, the whole says."""
     body = reading.bodies[n]
     new_values = reading.new_values(n, o)
-    naming = [c for c in split_conjoined(body) if values_in(c) & new_values] if new_values else []
+    clauses = split_conjoined(body)
+    naming = [c for c in clauses if values_in(c) & new_values] if new_values else []
     for clause in naming:
         if not subject_words(clause, possessed=True) and reported_about(clause) is None:
             return clause
+    if (
+        naming
+        and recipient(naming[0]) is not None
+        and any(cues(c).change and not subject_words(c) for c in clauses if c not in naming)
+    ):
+        return body
     return naming[0] if naming else body
 
 

@@ -16,7 +16,6 @@ The weights come from `rival_model` (fitted by `bench/train_rival_model.py`).
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -46,6 +45,7 @@ from adk_memory.retrieval.ordering.stand_in import (
     earlier_names_said,
     ends_one_of_several,
     may_stand_in,
+    moves_another_kind,
 )
 from adk_memory.retrieval.rival_model import RivalModel
 
@@ -96,7 +96,6 @@ RIVAL_FEATURES: tuple[str, ...] = (
     "values_of_one_kind",
     "same_subject",
     "shares_words",
-    "log_days_between",
 )
 
 
@@ -150,7 +149,6 @@ def _rival_features(
     best = max((m.breakdown.cosine for m in reading.ranked), default=0.0)
     scale = best if best > 0 else 1.0
     new_values = reading.new_values(n, o)
-    days = (new.record.stated_at - old.record.stated_at).total_seconds() / 86_400
     values = {
         "later_query_share": new.breakdown.cosine / scale,
         "earlier_query_share": old.breakdown.cosine / scale,
@@ -174,7 +172,6 @@ def _rival_features(
         "values_of_one_kind": bool(shared_kinds(new_values, reading.values[o])),
         "same_subject": new.record.subject == old.record.subject,
         "shares_words": bool((reading.words[n] & reading.words[o]) - reading.query_words),
-        "log_days_between": math.log1p(max(0.0, days)),
     }
     later = {k: v for k, v in own[n].items() if k.startswith("later_")}
     earlier = {k: v for k, v in own[o].items() if k.startswith("earlier_")}
@@ -226,6 +223,10 @@ def _about_someone_else(reading: Reading, n: int, o: int) -> bool:
     return not answers_about_one_person(reading, n, o)
 
 
+def _moves_another_kind(reading: Reading, n: int, o: int) -> bool:
+    return moves_another_kind(reading, n, o) and not ends(reading.bodies[n], reading.bodies[o])
+
+
 #: The rules' look-alike readings of a pair (later `n`, earlier `o`), cheapest first: the
 #: later ends one item of several the earlier named ("I don't listen to classical any more"
 #: after "I love jazz and classical"); it names no new value, no lasting change, no end of
@@ -233,7 +234,9 @@ def _about_someone_else(reading: Reading, n: int, o: int) -> bool:
 #: tyres");
 #: it says more about the earlier value itself ("Took the Golf to Halfords, new tyres"); it
 #: adds a value beside the earlier; it is a passing moment, a maybe, one more of its kind
-#: (`may_stand_in`); it is someone else's thing or news. Each vetoes the rival model; the
+#: (`may_stand_in`); it is someone else's thing or news; it moves a value of another kind
+#: than the earlier names, and does not end it by name ("Switched my spin class to
+#: Thursdays" beside "I go to the Gym Group in Crawley"). Each vetoes the rival model; the
 #: displacement model reads them as features (`DISPLACED_FEATURES`).
 _VETOES: Mapping[str, Callable[[Reading, int, int], bool]] = {
     "veto_ends_one_item": _ends_one_item,
@@ -242,27 +245,32 @@ _VETOES: Mapping[str, Callable[[Reading, int, int], bool]] = {
     "veto_adds": _adds,
     "veto_cannot_stand_in": _cannot_stand_in,
     "veto_about_someone_else": _about_someone_else,
+    "veto_moves_another_kind": _moves_another_kind,
 }
 
 #: Look-alike readings that keep the learned weighing of displaced answers from reading a
 #: pair at all, as they keep the rival model: someone else's news never sends the speaker's
-#: own fact away ("My flatmate just moved to Leeds" beside "I rent a flat in Manchester").
-_DISPLACEMENT_GATES = frozenset({"veto_about_someone_else"})
+#: own fact away ("My flatmate just moved to Leeds" beside "I rent a flat in Manchester"),
+#: nor does a value of another kind ("They moved my day off to Friday" beside "I work 4
+#: days a week").
+_DISPLACEMENT_GATES = frozenset({"veto_about_someone_else", "veto_moves_another_kind"})
 
 #: The look-alike readings the learned weighing of displaced answers reads as features.
 _READ_LOOK_ALIKES: tuple[str, ...] = tuple(
     name for name in _VETOES if name not in _DISPLACEMENT_GATES
 )
 
-#: Rival features the learned weighing of displaced answers does not read. How many days lie
-#: between the two statements, whether the earlier is about someone else and whether the
-#: extractor filed both under one subject describe how the dev splits were written (their
-#: updates have longer gaps and more relatives than their look-alikes), not what displaces a
-#: fact: read, they sent a relative's second pet and a two-year-old fact beside a passing
-#: stand-in out of sight. The earlier one always answers the query here, and the query always
-#: asks for one value (`displaced_pairs_of`).
+#: Rival features the learned weighing of displaced answers does not read. Whether the
+#: earlier is about someone else and whether the extractor filed both under one subject
+#: describe how the dev splits were written (their updates have more relatives than their
+#: look-alikes), not what displaces a fact: read, they sent a relative's second pet out of
+#: sight. The earlier one always answers the query here, and the query always asks for one
+#: value (`displaced_pairs_of`). Neither model reads how many days lie between the two
+#: statements: the splits' updates have longer gaps than their look-alikes, and read, the
+#: gap sent a two-year-old fact beside a passing stand-in, and "My daughter is called Seren"
+#: two years before "Named my new sourdough starter Gwen", out of sight.
 _NOT_READ_FOR_DISPLACEMENT = frozenset(
-    {"log_days_between", "earlier_someone_else", "same_subject", "earlier_answers", "asks_for_one"}
+    {"earlier_someone_else", "same_subject", "earlier_answers", "asks_for_one"}
 )
 
 #: What the learned weighing of displaced answers reads of a pair (later, earlier) that the

@@ -162,6 +162,33 @@ def _of_another_kind(reading: Reading, n: int, o: int) -> bool:
     return of_another_category(new_values, reading.value_categories[n], asked)
 
 
+def moves_another_kind(reading: Reading, n: int, o: int) -> bool:
+    """Whether a change moves something the state does not give: only to days of the week
+    where the state names no day and the query asks no when ("Switched my spin class to
+    Thursdays" beside "I go to the Gym Group in Crawley"), or to no amount where the query
+    asks for one and the state gives it ("They moved my day off to Friday" beside "I work 4
+    days a week" for "How many days a week do I work?"; "They moved my membership to the
+    Bracknell branch" beside "My gym membership is £35 a month"). Only an end that names
+    the state's value then displaces it. Other kinds are not compared: a name, a clock time
+    and a figure are read too loosely ("2am", "9:30") to tell one question's answers from
+    another's."""
+    new_values = reading.new_values(n, o)
+    if not (new_values and reading.values[o]):
+        return False
+    if reading.asks_amount and not _amounts(new_values) and _amounts(reading.values[o]):
+        return True
+    return (
+        not reading.asks_time
+        and all(kind_of(v) == "time" for v in new_values)
+        and not any(kind_of(v) == "time" for v in reading.values[o])
+    )
+
+
+def _amounts(values: frozenset[str]) -> frozenset[str]:
+    """The values that give a figure ("35", "82kg", "£6,500")."""
+    return frozenset(v for v in values if any(c.isdigit() for c in v))
+
+
 def _named(value: str) -> list[str]:
     """The words of a thing let go when they are a name ("Golf", "the old Golf"), in lower
     case; none when the reading caught a clause ("gave up and use Samsung Internet")."""

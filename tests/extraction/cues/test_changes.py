@@ -72,6 +72,11 @@ def test_ends_names_what_is_gone() -> None:
     assert ends("Cancelled Spotify, I'm on Apple Music.", "I listen to music on Spotify.")
     assert not ends("Sold the Vespa.", "I drive a Golf.")  # names nothing the state holds
     assert not ends("I might sell the Vespa.", "I ride a Vespa to work.")  # a maybe
+    # An aside that says which one is no second item of a list.
+    assert ends(
+        "I've swapped PureGym for Third Space in Moorgate, pricier but work chips in half.",
+        "I'm a member at PureGym, the one near Aldgate, and pay about £30 a month.",
+    )
     # Someone who left for good is gone from the role they held.
     joanne = "I see a physio called Joanne for my back."
     assert ends("Joanne's emigrated so they've booked me in with Rhys.", joanne)

@@ -40,6 +40,7 @@ def test_one_of_several_items(value: str, text: str) -> None:
         ("Java", "I mainly program in Java, mostly Spring."),
         ("Vespa", "I ride a Vespa to work."),
         ("cats", "I'm allergic to cats."),
+        ("PureGym", "I'm a member at PureGym, the one near Aldgate, and pay about £30 a month."),
     ],
 )
 def test_the_only_value_is_not_one_of_several(value: str, text: str) -> None:

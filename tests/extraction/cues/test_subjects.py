@@ -139,6 +139,12 @@ def test_subject_words_name_who_a_statement_is_about() -> None:
         # What the speaker got someone is theirs.
         ("Got my mum a Samsung A54 for her birthday.", {"mother"}),
         ("Bought a Polo for my daughter.", {"daughter"}),
+        # Someone of the speaker's moved by a third party is the news of theirs.
+        ("The surgery has just moved my husband onto Dr Mensah's list.", {"husband"}),
+        ("work transferred my wife to Leeds", {"wife"}),
+        ("they moved my wife and me to Leeds", set()),
+        ("Work transferred my husband to Bristol, so we've all moved down there.", set()),
+        ("The surgery moved me onto Dr Khan's list.", set()),
         # Written without capitals or all in capitals.
         ("ravi left google last week", {"ravi"}),
         ("so tom cancelled spotify", {"tom"}),

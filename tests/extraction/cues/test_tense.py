@@ -104,6 +104,8 @@ def test_an_occasion_bounds_a_stay_to_a_passing_moment() -> None:
         # The usual one away or unavailable, so another for now.
         "Maria is away so a woman called Sofia is cleaning for us this month.",
         "Dave's away, so I'm training with Lucy.",
+        "I'm doing cover for Mr Patel's Year 9 class.",
+        "they've made me the cover for ward 7 nights, ugh",
         "Jo was fully booked so I got my hair cut at Supercuts.",
         "Our childminder is off sick, so my mum has the kids.",
     ],
@@ -123,6 +125,9 @@ def test_a_stand_in_or_a_trial_is_temporary(text: str) -> None:
         "My job's full-time now.",
         "I work full-time at Tesco.",
         "Mum is unwell so we moved to Bristol to be near her.",
+        # The cover a policy gives for a price is no one covering.
+        "Direct Line matched the cover for £455 including protected no-claims.",
+        "Switched to Aviva, same cover for about 80 quid less.",
     ],
 )
 def test_a_lasting_change_or_state_is_no_stand_in(text: str) -> None:
@@ -218,6 +223,9 @@ def test_set_phrases_with_other_or_second_add_nothing() -> None:
         "Hold on for a second.",
         "Oh I said second year, I'm actually in third year.",
         "We're on the second floor now.",
+        # A place or a partner, not one more of a kind.
+        "We're on Elmhurst Avenue now, over on the other side of Fratton.",
+        "Our new flat is at the other end of town.",
     ):
         assert not cues(phrase).additive, phrase
     for addition in (
@@ -253,6 +261,21 @@ def test_also_opening_a_message_adds_news_not_a_value() -> None:
 
 def test_a_stage_of_life_told_in_the_past_is_the_past() -> None:
     assert cues("Rowing was my whole life at uni, 5am outings every day.").past
+    for recalled in (
+        "It reminded me of the year I was doing 6:00 starts at the depot. Glad those days are "
+        "over!",
+        "the summer we were living in Crete was the best",
+    ):
+        assert cues(recalled).past, recalled
+    for now in (
+        "I'm on 9 to 5 at the office now, glad those days are over",
+        "Days are long at the depot.",
+        # What holds now, said beside a stretch recalled.
+        "I'm on the early shift now, the year I was doing nights nearly broke me.",
+        "Started at Primark last week, where I worked the summer I was doing my A levels.",
+        "Started at Accenture on Monday, still in my first days so it's all inductions.",
+    ):
+        assert not cues(now).past, now
     assert not cues("I'm at uni in Leeds, second year.").past
     assert not cues("I'm enrolled at university in Leeds.").past
 
@@ -294,6 +317,12 @@ def test_a_dated_reading_of_an_amount_is_its_current_value() -> None:
         "We'd originally wanted Sardinia, but the flights were ridiculous, so we're glad with "
         "what we ended up booking.",
         "tried to get a table at hawksmoor instead but fully booked so sticking with the plan",
+        # A wish with "would" contracted.
+        "I'd love to drop to 30 hours a week once the baby arrives, but we can't afford it.",
+        "id love to go part time tbh",
+        # Taken back as a joke.
+        "I'm officially a Spurs fan now. (Kidding, I'd sooner take up cricket.)",
+        "moving to mars jk",
     ],
 )
 def test_a_plan_that_did_not_happen_or_a_place_weighed_up_is_no_fact(text: str) -> None:
@@ -314,6 +343,15 @@ def test_a_plan_that_did_not_happen_or_a_place_weighed_up_is_no_fact(text: str) 
         "I was supposed to start at Google in May and I finally did, I'm a data analyst there",
         "we were supposed to pay 1100 but our rent is 1200 now",
         "looking at LinkedIn i'm at Sky now",
+        "I like to run along the canal before work.",
+        "I'd moved to Leeds by then.",
+        "I'm not kidding, we moved to Leeds.",
+        "joking aside, I left Google last month",
+        "Are you kidding me, they've put my rent up to £1,250.",
+        "Everyone thought I was joking about Cornwall but here we are, living in Falmouth now.",
+        # A request of the listener, or a preference given as the reason for a change.
+        "I'd like you to remember I've moved my banking to Monzo.",
+        "I cycle to work now, I'd rather get soaked than be packed on that bus.",
         "I tried Oatly and switched to it",
         "My rent is 1,100 now, tried to negotiate but the landlord wouldn't budge",
         "tried to negotiate but the rent is 1,100 now",
