@@ -143,6 +143,8 @@ _QUESTION_TAIL = re.compile(
 #:   the question mark ("bumped my savings to £750 a month, redo the timeline?", "i play
 #:   netball on wednesdays, best trainers for court?"), not the speaker's own doing ("I sell
 #:   candles and make about £500 a month, do I need to declare it?").
+#: Words that open a bid for advice without a verb ("best trainers for court?").
+_ADVICE_WORDS = "best|good|decent|cheapest|easiest|quickest|recommended"
 _ASKING_STARTS = re.compile(
     r"(?<!\bdr)(?<!\bmr)(?<!\bmrs)(?<!\bms)(?<!\bst)(?<!\bmt)(?<!\bprof)(?<!\bvs)(?<!\bjr)"
     r"(?<!\bsr)(?<!\bco)(?<!\binc)(?<!\betc)(?<!\ba\.m)(?<!\bp\.m)(?<!\be\.g)(?<!\bi\.e)\.\s+"
@@ -152,13 +154,11 @@ _ASKING_STARTS = re.compile(
     r"make|check|explain|find|list|show|work out|sort out|plan|"
     # A bid for advice without a verb: "i play netball on wednesdays, best trainers for
     # court?", "moved to leeds, good areas for a first flat?".
-    r"best|good|decent|cheapest|easiest|quickest|recommended)\b(?!-)[^,;]*\?+\s*$)",
+    rf"{_ADVICE_WORDS})\b(?!-)[^,;]*\?+\s*$)",
     re.IGNORECASE,
 )
 #: A bid for advice without a verb, after a comma ("…, best trainers for court?").
-_ADVICE_TAIL = re.compile(
-    r"[,;]\s+(?:best|good|decent|cheapest|easiest|quickest|recommended)\b", re.IGNORECASE
-)
+_ADVICE_TAIL = re.compile(rf"[,;]\s+(?:{_ADVICE_WORDS})\b", re.IGNORECASE)
 #: A lead that opens with a bare verb: an option weighed ("move to Brighton", "port to
 #: Airtel"), not a change told ("moved to leeds").
 _OPTION = re.compile(

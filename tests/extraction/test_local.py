@@ -375,18 +375,6 @@ async def test_a_clause_without_subject_after_someone_else_fills_no_slot_of_the_
             "can u quiz me on spanish verbs? learning it on duolingo, 40 day streak lol",
             "can u quiz me on spanish verbs? learning it on duolingo, 40 day streak lol",
         ),
-    ],
-)
-async def test_a_statement_pointing_back_into_the_question_keeps_the_question(
-    text: str, kept: str
-) -> None:
-    facts = await _facts(_event(text))
-    assert [f.text for f in facts] == [f"User: {kept}"]
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
         # "one" names another of a kind: the question's thing is not the speaker's.
         ("is the iphone 15 worth it? I have an old one", "I have an old one"),
         ("Where do I live? I live in Leeds.", "I live in Leeds."),
@@ -404,7 +392,7 @@ async def test_a_statement_pointing_back_into_the_question_keeps_the_question(
         ),
     ],
 )
-async def test_a_statement_that_names_its_own_thing_leaves_the_question(
+async def test_a_question_stays_only_with_a_statement_that_points_back_into_it(
     text: str, kept: str
 ) -> None:
     facts = await _facts(_event(text))
