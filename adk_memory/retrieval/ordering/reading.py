@@ -104,8 +104,8 @@ _NOT_LOWER_NAMES = (
     "sent|told|called|named|reckons|thought|gave|put|made|here|there|today|yesterday|tomorrow|"
     # Chat that trails off after whom it names: "late meeting with my boss again", "cos of
     # my boss tho", "my dad haha".
-    "again|tho|though|haha|hahaha|lol|lmao|omg|ugh|anyway|anymore|btw|rn|atm|innit|mate|too|"
-    "lately|tonight|sometimes|either|instead|ever|yet|already|mostly|though|"
+    "again|tho|though|haha|hahaha|lmao|omg|ugh|anyway|anymore|btw|rn|atm|innit|mate|lately|"
+    "tonight|sometimes|either|instead|ever|yet|already|mostly|"
     # What belongs to them or is about them ("dr appointment", "my mentor scheme", "my
     # landlord insurance").
     "appointment|appointments|scheme|insurance|agency|account|office|contract|meeting|"
