@@ -1104,14 +1104,10 @@ def _points_into_question(before: str, kept: str) -> bool:
         before.rstrip().endswith("?")
         and _POINTS_BACK.match(kept) is not None
         and not subject_words(kept)
-        and _CAPITALISED_NAME.search(kept) is None
+        and _CAPITALISED_NAME.search(kept, 1) is None
         and not cues(before.rstrip(" ?")).hypothetical
         and SETS_NOW_AGAINST_BEFORE.search(before) is None
     )
-
-
-#: A capitalised word after a sentence's first: a name the statement gives itself.
-_CAPITALISED_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b(?!I\b|I'm\b|I've\b|I'd\b)[A-Z][\w'-]*")
 
 
 #: The longest event a displacement-only change absorbs into its memory.
