@@ -151,6 +151,27 @@ def asks_for_a_list(query: str) -> bool:
     return noun is not None and not _singular(noun)
 
 
+#: "How much is my gym membership?", "How many days a week do I work?".
+_AN_AMOUNT = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?how (?:much|many)\b", re.IGNORECASE)
+#: "When does my book club meet?", "What day are bins collected?", "How often do I swim?".
+_WHEN = re.compile(
+    r"\b(?:when|what (?:day|days|night|nights|time)|which (?:day|days|night|nights|evening)|"
+    r"how often)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_an_amount(query: str) -> bool:
+    """Whether `query` asks how much or how many ("How much is my gym membership?")."""
+    return _AN_AMOUNT.match(query) is not None
+
+
+def asks_when(query: str) -> bool:
+    """Whether `query` asks when, on which day or how often ("When does my book club
+    meet?")."""
+    return _WHEN.search(query) is not None
+
+
 def _asked_noun(text: str) -> str | None:
     """The noun a "What is my …?" or "What … do I …?" question names, if it is one."""
     for pattern in (_WHAT_IS_MY, _WHAT_NOUN):
@@ -160,4 +181,4 @@ def _asked_noun(text: str) -> str | None:
     return None
 
 
-__all__ = ["OneValue", "asks_for_a_list", "asks_for_one"]
+__all__ = ["OneValue", "asks_an_amount", "asks_for_a_list", "asks_for_one", "asks_when"]

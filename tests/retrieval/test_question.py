@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adk_memory.retrieval.question import OneValue, asks_for_one
+from adk_memory.retrieval.question import OneValue, asks_an_amount, asks_for_one, asks_when
 
 
 @pytest.mark.parametrize(
@@ -70,3 +70,18 @@ def test_a_question_for_one_value(query: str, about: str) -> None:
 )
 def test_a_list_the_past_or_no_question_asks_for_no_one_value(query: str) -> None:
     assert asks_for_one(query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "amount", "when"),
+    [
+        ("How much is my gym membership?", True, False),
+        ("so how many days a week do I work?", True, False),
+        ("When does my book club meet?", False, True),
+        ("What day are our bins collected?", False, True),
+        ("Which gym do I go to?", False, False),
+    ],
+)
+def test_asks_an_amount_or_when(query: str, amount: bool, when: bool) -> None:
+    assert asks_an_amount(query) is amount
+    assert asks_when(query) is when

@@ -45,7 +45,7 @@ from adk_memory.extraction.slots import (
 )
 from adk_memory.model import Kind, ScoredMemory
 from adk_memory.retrieval.ordering.config import OrderingConfig
-from adk_memory.retrieval.question import asks_for_one
+from adk_memory.retrieval.question import asks_an_amount, asks_for_one, asks_when
 from adk_memory.text import as_typed
 
 
@@ -268,12 +268,6 @@ _OWN_NAMES = frozenset(
 
 
 _WHO = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?who\b", re.IGNORECASE)
-_ASKS_AMOUNT = re.compile(r"^\W*(?:\w+[,:]?\s+){0,2}?how (?:much|many)\b", re.IGNORECASE)
-_ASKS_TIME = re.compile(
-    r"\b(?:when|what (?:day|days|night|nights|time)|which (?:day|days|night|nights|evening)|"
-    r"how often)\b",
-    re.IGNORECASE,
-)
 
 
 def reads_current(found: Cues, text: str) -> bool:
@@ -357,9 +351,9 @@ class Reading:
         self.asks_who = one is not None and _WHO.match(query) is not None
         #: It asks for an amount ("How much is my gym membership?", "How many days a week do
         #: I work?").
-        self.asks_amount = _ASKS_AMOUNT.match(query) is not None
+        self.asks_amount = asks_an_amount(query)
         #: It asks when ("When does my book club meet?", "What day are bins collected?").
-        self.asks_time = _ASKS_TIME.search(query) is not None
+        self.asks_time = asks_when(query)
         self.query_values = values_in(query)
         #: The category the query asks for ("What programming language do I use?", "What
         #: phone do I have?"); the categories of the known values and kinds of things each
