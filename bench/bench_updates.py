@@ -1,11 +1,11 @@
 """Knowledge updates inside real conversation: is the current value first, is a true fact kept?
 
     .venv/bin/python -m bench.bench_updates
-        [--split dev|dev2|dev3|dev4|dev5|dev6|dev7|heldout|blind|heldout3|all]
+        [--split dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|heldout|blind|heldout3|all]
         [--path local|gemini|both]
         [--live] [--skip-locomo] [--json] [--verbose]
 
-The suite (`bench/updates/<split>.json`, written for this benchmark: `dev` to `dev7` were
+The suite (`bench/updates/<split>.json`, written for this benchmark: `dev` to `dev8` were
 tuned against; `heldout`, `blind` and `heldout3` give the held-out figures, and `blind` and
 `heldout3` were scored but never read while the code was tuned; every split but `dev` and
 `heldout` comes from authors who had seen no other split) holds three kinds of case,
@@ -72,6 +72,7 @@ SPLITS = (
     "dev5",
     "dev6",
     "dev7",
+    "dev8",
     "heldout",
     "blind",
     "heldout3",

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.train_rival_model [--out-dir DIR] [--check]
 
-Every case of `dev` to `dev7` (never a held-out split) is saved session by
+Every case of `dev` to `dev8` (never a held-out split) is saved session by
 session as `bench_updates` saves it, and its probe recalled with the same-question ordering
 off. Two logistic regressions are fitted on what the recalls hold:
 
@@ -72,7 +72,7 @@ from bench.report import command_line
 MODULE = "bench.train_rival_model"
 
 #: The splits the models are fitted on; the held-out ones only ever measure them.
-TRAIN_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7")
+TRAIN_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8")
 
 #: The penalty on the weights (features are on comparable 0..1 scales).
 L2 = 1.0

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from adk_memory.embedding.base import normalize_rows
+from adk_memory.embedding.vocabulary import TOKENIZER_FILE
 from adk_memory.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ log = logging.getLogger(__name__)
 LOCAL_MAX_TOKENS = 256
 #: Texts per onnxruntime call: bounds padding waste and peak memory on long batches.
 LOCAL_BATCH = 64
-#: The WordPiece tokenizer of all-MiniLM-L6-v2 (see data/all-MiniLM-L6-v2/NOTICE).
-TOKENIZER_FILE = Path(__file__).parent / "data" / "all-MiniLM-L6-v2" / "tokenizer.json"
 #: Bumped whenever what a cache entry holds, or how it is written, changes.
 CACHE_FORMAT = 1
 #: The files of one cache entry. The probe is written last: an entry without it is unfinished.

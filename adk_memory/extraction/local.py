@@ -39,6 +39,7 @@ from adk_memory.extraction.cues import (
     arrived,
     cues,
     displaced,
+    left_behind,
     moved_thing,
     named_owner,
     names_someone_alone,
@@ -230,7 +231,12 @@ _RAW_PATTERNS: list[tuple[str, str, bool, Kind]] = [
     ),
     (r"^i (?:no longer|don'?t) work (?:at|for) {obj}$", "works_at", False, Kind.PROFILE),
     (
-        r"^i(?:'ve| have)? (?:quit|left) (?:my job at |my role at )?{obj}$",
+        # Without "my job at", a name ("quit Google", "quit mcdonald's"), not a habit or a
+        # place left for the day: "I quit smoking", "I left the gym early" and "quit the
+        # sugary stuff" leave no employer.
+        r"^i(?:'ve| have)? (?:quit|left) (?:my job at |my role at |"
+        r"(?!(?:the|a|an|my|our|his|her|their|this|that|it|them|work|home|school|uni|"
+        r"college|class|early|[a-z]+ing)\b)){obj}$",
         "works_at",
         False,
         Kind.PROFILE,
@@ -925,6 +931,8 @@ def match_change(sentence: str, *, dropped: DroppedSubject = "speaker") -> SlotM
         _A_PLACES_THING.match(mask(text))
         or _AN_ORGANISATIONS_OWN.match(text)
         or _ANOTHER_MOVES_A_THING.match(text)
+        # A thing mislaid: "Left my pixel in the taxi".
+        or left_behind(text)
     ):
         return None
     if _third_person(mask(text)) is not None:

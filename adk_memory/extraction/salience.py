@@ -121,16 +121,26 @@ def is_question(sentence: str) -> bool:
 
 #: Words that open the asking part of a sentence after a statement.
 _QUESTION_WORDS = (
-    r"what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|can|could|"
-    r"would|should|shall|do|does|did|is|are|was|were|will|have|has|got|thoughts|ideas|tips|"
-    r"advice|recommendations?|suggestions?|remind|tell|help|let|please|pls"
+    r"what|what's|whats|where|who|whose|how|why|when|which|any|anything|anyone|thoughts|"
+    r"ideas|tips|advice|recommendations?|suggestions?|remind|tell|help|let|please|pls|"
+    r"got(?=\s+(?:any|anything|time|a (?:minute|min|sec|second))\b)"
 )
+#: Auxiliaries that open a question after a statement.
+_AUXILIARIES = r"can|could|would|should|shall|do|does|did|is|are|was|were|will|have|has"
 #: Where a question starts after a statement in one sentence: "Moved to Leeds last month,
 #: any tips for meeting people?", "so I'm vegan now - what should I cook?", "dentist is Dr.
-#: Haddad on Mill Lane, remind me?".
+#: Haddad on Mill Lane, remind me?", "Biscuit's been scratching his ears, does a spaniel need
+#: ear cleaner?". After a bare "and", "so" or "but" an auxiliary asks only before its
+#: subject ("and is it worth it"): chat drops the "I" or "we" before one that states ("so um
+#: we went and got a kitten as well, …, any tips").
 _QUESTION_TAIL = re.compile(
-    r"(?:,|;|\s[-\u2013\u2014]|\u2014|\s+(?:so|but|and))\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
-    rf"(?:{_QUESTION_WORDS})\b)",
+    r"(?:,|;|\s[-\u2013\u2014]|\u2014)\s+(?=(?:so\s+|but\s+|and\s+|anyway\s+)?"
+    rf"(?:{_QUESTION_WORDS}|{_AUXILIARIES})\b"
+    # Or asked with its "is it" left out: "I take omeprazole every morning, fine to have
+    # with coffee?", "I'm on sertraline, safe to drink on it?".
+    r"|(?:is it |it's |its )?(?:ok|okay|fine|safe|alright|normal|bad|wise) to\b)"
+    rf"|\s+(?:so|but|and)\s+(?=(?:{_QUESTION_WORDS})\b|(?:{_AUXILIARIES})\s+"
+    r"(?:i|you|u|we|it|this|that|there|they|he|she|my|our|anyone|any)\b)",
     re.IGNORECASE,
 )
 #: Where the asking starts when no asking word after a comma opens it (`_QUESTION_TAIL`

@@ -26,6 +26,9 @@ from tests.helpers import T0
         ("I'm allergic to peanuts.", "allergic_to", "peanuts", True),
         ("I don't like coffee anymore.", "likes", "coffee", False),
         ("I quit my job at Google for Stripe.", "works_at", "Stripe", True),
+        ("I quit Google.", "works_at", "Google", False),
+        ("quit mcdonald's", "works_at", "mcdonald's", False),
+        ("I've left my job at the council.", "works_at", "council", False),
         ("I'm vegetarian now.", "diet", "vegetarian", True),
         ("My favorite color is green.", "favorite:color", "green", True),
         ("I use Neovim these days.", "uses:editor", "Neovim", True),
@@ -45,6 +48,13 @@ def test_slot_sentences(sentence: str, predicate: str, obj: str, polarity: bool)
     slot = match_slot(sentence)
     assert slot is not None
     assert (slot.predicate, slot.object, slot.polarity) == (predicate, obj, polarity)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["I quit smoking last year.", "I left the gym early.", "I left work early."]
+)
+def test_quitting_a_habit_or_leaving_a_place_leaves_no_employer(sentence: str) -> None:
+    assert match_slot(sentence) is None
 
 
 def test_transition_names_what_it_replaces() -> None:

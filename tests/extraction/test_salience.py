@@ -20,6 +20,7 @@ from adk_memory.extraction.salience import salient_part
         "Can you explain compound interest like I'm five?",
         "Give me a fun fact.",
         "Remind me, what does HTTP 418 mean?",
+        "remind me what HTTP 418 means",
         # Requests to keep nothing of the speaker's.
         "Can you remember what I said about my sister?",
         "Could you update the spreadsheet?",
@@ -81,6 +82,24 @@ def test_between_people_questions_about_the_other_are_kept() -> None:
     ("sentence", "kept"),
     [
         ("My sister lives in Oslo, have you been?", "My sister lives in Oslo"),
+        # Asked with its "is it" left out.
+        (
+            "I take omeprazole 20mg every morning for reflux, fine to have with coffee?",
+            "I take omeprazole 20mg every morning for reflux",
+        ),
+        ("I'm on sertraline, safe to drink on it?", "I'm on sertraline"),
+        # An auxiliary after a comma asks whatever its subject; after a bare "and" only
+        # before one, so a statement that drops its "we" goes on.
+        (
+            "Biscuit's been scratching his ears loads, does a spaniel need ear cleaner?",
+            "Biscuit's been scratching his ears loads",
+        ),
+        (
+            "so um we went and got a kitten as well, the kids named her nala, any tips on "
+            "letting them meet without drama",
+            "so um we went and got a kitten as well, the kids named her nala",
+        ),
+        ("I started at Google and is it normal to feel lost?", "I started at Google"),
         ("Moved to Leeds last month, any tips for meeting people?", "Moved to Leeds last month"),
         (
             "spin got cancelled so I do boxercise now, what should I eat after?",

@@ -49,6 +49,21 @@ _GIVEN = r"(?:the|my|our) (?!(?:" + _NOT_GIVEN + r"))(?P<x>[^.,;!?]*?(?-i:[A-Z0-
 _FOR_GOOD = (
     r"(?![^.,;!?]*\b(?:for|while|till|until|to (?!(?:my|our|a|an|the|his|her|their)\b)\w+)\b)"
 )
+#: What follows "left" when a thing was left somewhere, not left for good: "left my pixel in
+#: the taxi", "left the keys at Mum's" (not "left the Labour party in 2019").
+_LEFT_SOMEWHERE = (
+    r" (?:my|the|our|his|her|their) (?:(?!\b(?:and|but)\b)[^.,;!?]){1,30}? "
+    r"(?:in|at|on|behind|outside|by|under|with) (?!\d)"
+)
+_LEFT_BEHIND = LazyPattern(rf"\bleft{_LEFT_SOMEWHERE}", re.IGNORECASE)
+
+
+def left_behind(text: str) -> bool:
+    """Whether `text` tells of a thing left somewhere ("Left my pixel in the taxi"): a thing
+    mislaid, no change of what the speaker has or uses."""
+    return _LEFT_BEHIND.search(text) is not None
+
+
 #: Explicit displacement of a named value, the value as group `x`.
 _DISPLACE = [
     LazyPattern(p, re.IGNORECASE)
@@ -58,7 +73,8 @@ _DISPLACE = [
         rf"\b(?:traded(?: in)?|swapped|exchanged|replaced|ditched|"
         rf"dropped(?! (?:(?!\band\b)[^.,;!?]){{1,30}}? (?:in|into|on|onto|down|off|out of) "
         rf"(?:the|a|an|my|our)\b)|"
-        rf"quit|left|sold|"
+        # Not a thing left somewhere ("Left my pixel in the taxi", "left the keys at Mum's").
+        rf"quit|left(?!{_LEFT_SOMEWHERE})|sold|"
         rf"cancell?ed|closed|gave up(?: on)?|given up(?: on)?|"
         rf"stopped(?: using| going to| playing| seeing)?|"
         rf"(?:got|get) rid of|"
@@ -197,7 +213,7 @@ _NEWNESS = LazyPattern(
     # An amount said as moved ("Bruno's down to 29kg", "my rent went up to 1,400", "had to
     # go up to 34 waist"); not a bound ("I can go up to £300", "sessions are up to 90
     # minutes"). Whose amount it is, the ordering reads apart.
-    r"|(?:'s|'re|'m|\b(?:went|gone|been|now|had to go)) (?:down|up) to (?=[\d£$€])",
+    r"|(?:'s|'re|'m|\b(?:im|went|gone|been|now|had to go)) (?:down|up) to (?=[\d£$€])",
     re.IGNORECASE,
 )
 
@@ -426,10 +442,12 @@ def _values_of(text: str, patterns: list[LazyPattern]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def arrived(text: str) -> str | None:
-    """The value a change moves to ("Switched to decaf after the doctor's visit" → "decaf")."""
+def arrived(text: str, *, moves_only: bool = False) -> str | None:
+    """The value a change moves to ("Switched to decaf after the doctor's visit" → "decaf").
+    `moves_only`: not where the verb also tells a trip or an act ("went to the cinema", "put
+    the kids to bed")."""
     match = _arrival(text)
-    if match is None:
+    if match is None or (moves_only and match.group(0).split()[0].lower() in _EVENT_VERBS):
         return None
     value = unmask(match.group("y")).strip()
     return value if value and len(value.split()) <= 5 else None

@@ -97,5 +97,9 @@ class OrderingConfig(BaseModel):
     #: recalled memory, unmarked (`rivals.displaced_pairs_of` says which pairs it reads).
     #: None keeps it where it is.
     displaced_order: float | None = Field(default=0.5, ge=0.0, le=1.0)
+    #: The speaker's own present answer to a one-value question goes before a later
+    #: look-alike recall ranked above it: a maybe said in so many words, or a relative's or
+    #: friend's news (`own_answer.own_answer_first`).
+    own_answer_first: bool = True
     #: Off turns the grouping off (pure score order).
     enabled: bool = True

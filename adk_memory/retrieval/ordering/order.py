@@ -16,6 +16,7 @@ from adk_memory.retrieval.ordering.grouping import (
     Grouping,
     group_reading,
 )
+from adk_memory.retrieval.ordering.own_answer import own_answer_first
 from adk_memory.retrieval.ordering.reading import Reading
 from adk_memory.retrieval.ordering.rivals import (
     PairReadings,
@@ -111,6 +112,8 @@ def current_first(
     ordered = [m for m in placed if m is not None] + earlier
     if vectors is None or len(ranked) < 2:
         return ordered
+    if config.own_answer_first:
+        ordered = own_answer_first(ordered, reading, query)
     pairs = PairReadings(reading, config)
     if config.rival_order is not None:
         model = rivals or rival_model.bundled()

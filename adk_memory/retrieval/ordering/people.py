@@ -199,9 +199,15 @@ _ELSEWHERE = re.compile(
 _MOVES_MY_THING = re.compile(
     r"\b(?:raised|upped|increased|lowered|cut|reduced|dropped|bumped|moved|changed|switched|"
     r"extended|put)\s+(?:up\s+|down\s+)?(?:my|our)\s+(?!(?:old|former|previous|ex)\b)"
-    r"(?P<thing>(?-i:[a-z])[\w-]*(?:\s+(?-i:[a-z])[\w-]*)?)\s+(?:up\s+|down\s+|back\s+)?"
+    r"(?P<thing>(?-i:[a-z])[\w-]*(?:\s+(?!(?:up|down|back)\b)(?-i:[a-z])[\w-]*)?)\s+"
+    r"(?:up\s+|down\s+|back\s+)?"
     r"(?:to|from)\b",
     re.IGNORECASE,
+)
+#: The same, moved by one who serves the speaker by trade and said as "the": "landlord's
+#: put the rent up to £1,240" (`_moves_the_speakers_thing`).
+_MOVES_THE_THING = re.compile(
+    _MOVES_MY_THING.pattern.replace(r"(?:my|our)\s+", r"(?:the|my|our)\s+", 1), re.IGNORECASE
 )
 #: A likeness, not a value: "my nephew says my phone is basically a Nokia 3310 lol".
 _LIKENESS = re.compile(
@@ -227,8 +233,12 @@ def _reports_the_speakers_thing(
 def _moves_the_speakers_thing(newer: str, older: str) -> bool:
     """Whether someone moves a thing the speaker's earlier statement is about to a new value,
     naming it as the speaker's: "Amex wrote to say they've raised my limit to £6,500" after
-    "My credit card limit is £3,000". Whoever does it, the thing is the speaker's."""
+    "My credit card limit is £3,000". Whoever does it, the thing is the speaker's; and one
+    who serves the speaker by trade moves the speaker's thing however it names it
+    ("landlord's put the rent up to £1,240" after "rent's £1,150")."""
     things = _things(_MOVES_MY_THING, newer)
+    if not things and subject_words(newer, possessed=True) <= TRADES:
+        things = _things(_MOVES_THE_THING, newer)
     return bool(things) and not any(map(is_relation, things)) and things <= content_words(older)
 
 

@@ -13,9 +13,11 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from adk_memory.embedding.vocabulary import everyday_word
 from adk_memory.extraction.cues import (
     RELATION_NOUNS,
     Cues,
+    arrived,
     begins_lasting,
     cues,
     dated_event,
@@ -127,6 +129,64 @@ _LOWER_CASE_NAME = re.compile(
 )
 
 
+#: Where the name a change moves to ends, written in lower case: a preposition, a conjunction
+#: or a word about the move rather than its value ("switched over to flogas for the
+#: electric", "moved my salary over to capitec at the end of last month", "ported my number
+#: to giffgaff yesterday").
+_ARRIVAL_NAME_END = re.compile(
+    r"\s(?:at|in|on|with|for|and|but|or|so|because|cos|since|after|from|as|to|now|then|"
+    r"instead|too|already|finally|permanently|yesterday|today|last|this|next|which|who|that|"
+    r"when|where|while|like|lol|haha|tbh|btw|innit)\b.*",
+    re.IGNORECASE,
+)
+#: Words a change moves to that open no name: a pronoun, a determiner, a comparison, or a
+#: way of doing things chat spells outside the dictionary ("moved it to the garage",
+#: "switched to a better deal", "moved to flexi time", "switched over to paperless
+#: billing").
+_NOT_ARRIVAL_NAMES = frozenset(
+    "it them him her me us you one ones this that these those something someone somewhere "
+    "anything everything nothing the a an my our his their its same other another new old "
+    "different better cheaper bigger smaller flexi flexible paperless esim e-sim contactless "
+    "e-billing ebilling wfh".split()
+)
+
+
+def _lower_case_arrival(text: str) -> str | None:
+    """The name a change moves to, when chat writes it in lower case ("switched over to
+    flogas for the electric" → "flogas"): a word no everyday English holds whole, since
+    a common one is a way of doing things more often than a name ("moved to part time",
+    "switched to monthly payments"). Names written with a capital are read as such."""
+    value = arrived(text, moves_only=True)
+    if value is None or not value[:1].islower():
+        return None
+    head = _ARRIVAL_NAME_END.sub("", value).strip(" '-")
+    words = head.split()
+    if not words or len(words) > 3 or words[0].lower() in _NOT_ARRIVAL_NAMES:
+        return None
+    if not all(re.fullmatch(r"[a-z][a-z0-9'&-]*", w) for w in words):
+        return None
+    return None if all(map(everyday_word, words)) else head
+
+
+#: A count written as a word, of what the speaker has ("three kids", "two rescue dogs") or
+#: does as a rate ("four days a week", "two cups a day", "twelve hours a day"); not a
+#: one-off ("worked seven days last week", "did nine miles on Saturday", "a courtesy car,
+#: probably ten days"), "one day I'll…", nor "told him three times". Read as its figure, so
+#: "four days a week" and "5 days a week" name two values of one kind.
+_WORD_COUNT = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+    r"(?=(?:[\w-]+\s+)?(?:kids|children|dogs|cats|pets)\b"
+    r"|(?:days|hours|nights|shifts|sessions|classes|lessons|miles|kilos|litres|cups|pints|"
+    r"units|tablets|pills)\s+(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month)\b)",
+    re.IGNORECASE,
+)
+#: Each count word's figure.
+_FIGURE = {
+    word: str(number)
+    for number, word in enumerate(
+        "two three four five six seven eight nine ten eleven twelve".split(), start=2
+    )
+}
 #: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
 _NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
 
@@ -198,8 +258,11 @@ def values_in(text: str) -> frozenset[str]:
     masked = mask(text)
     found = [unmask(v) for v in (*_VALUE.findall(masked), *_OPENING_VALUE.findall(masked))]
     found += _NUMBER_VALUE.findall(text)
+    found += [_FIGURE[w.lower()] for w in _WORD_COUNT.findall(text)]
     found += _CALLED_VALUE.findall(text)
     found += _LOWER_CASE_NAME.findall(text)
+    if (arrival := _lower_case_arrival(text)) is not None:
+        found.append(arrival)
     role = _NAMES_ROLE.match(text)
     if role is not None and not _names_nothing(role.group("name")):
         found.append(role.group("name"))
@@ -235,15 +298,28 @@ _COMPARED_WITH = re.compile(
 )
 
 
+#: A choice passed over, named as the one that would not match the one taken: "went with
+#: Admiral in the end, £488, Aviva wouldn't budge", "remortgaged with Halifax, Nationwide
+#: couldn't get near it".
+_PASSED_OVER = re.compile(
+    r"(?:^|(?<=[,;.!?])\s*|\b(?:and|but|as|because|since|cos)\s+)(?:the\s+)?"
+    r"(?-i:[A-Z][\w'&-]*)(?:\s+(?-i:[A-Z])[\w'&-]*){0,2}\s+"
+    r"(?:wouldn't|couldn't|won't|can't|didn't|would not|could not|did not)\s+"
+    r"(?:budge|match|compete|beat|come close|get (?:near|close)|price match|move on price)\b",
+)
+
+
 @functools.lru_cache(maxsize=4096)
 def compared_values(text: str) -> frozenset[str]:
     """The values `text` names only as what something is compared with ("my Mini is more
-    fun than my brother-in-law's Audi A4" → {"audi", "a4"}): no value it states of its own.
+    fun than my brother-in-law's Audi A4" → {"audi", "a4"}), or as the choice passed over
+    ("went with Admiral, Aviva wouldn't budge" → {"aviva"}): no value it states of its own.
     One it also states elsewhere stays its own ("Tesco's pricier than Aldi, so I switched
     to Aldi")."""
-    if _COMPARED_WITH.search(text) is None:
+    if _COMPARED_WITH.search(text) is None and _PASSED_OVER.search(text) is None:
         return frozenset()
-    return values_in(text) - values_in(_COMPARED_WITH.sub(" ", text))
+    rest = _PASSED_OVER.sub(" ", _COMPARED_WITH.sub(" ", text))
+    return values_in(text) - values_in(rest)
 
 
 def topic_words(text: str) -> frozenset[str]:

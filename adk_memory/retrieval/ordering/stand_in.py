@@ -366,6 +366,6 @@ def names_another_value(reading: Reading, n: int, o: int) -> bool:
 
 def earlier_names_said(reading: Reading, n: int, o: int) -> frozenset[str]:
     """The names (not numbers or times) of the earlier statement's values that the later
-    one says again."""
-    said = reading.values[n] | reading.words[n]
+    one says again, other than only to compare with ("Aviva wouldn't budge")."""
+    said = (reading.values[n] | reading.words[n]) - reading.compared[n]
     return frozenset(v for v in reading.values[o] & said if kind_of(v) == "name")

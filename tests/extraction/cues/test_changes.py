@@ -114,6 +114,14 @@ def test_a_thing_given_away_for_good_is_gone() -> None:
     assert not ends("donated to Oxfam", "I give to Oxfam monthly.")
 
 
+def test_a_thing_left_somewhere_is_not_ended() -> None:
+    phone = "My phone is a Google Pixel 7a."
+    assert not ends("Left my pixel in the taxi, using a spare until it turns up", phone)
+    assert not ends("left the keys at mum's", "My keys are on the hook.")
+    # Leaving a place or a group is still an end.
+    assert ends("I left Google last month", "I work at Google.")
+
+
 def test_ending_one_item_does_not_end_the_state() -> None:
     assert not ends("Sold the motorbike.", "I have a car and a motorbike.")
     assert ends("Sold the Golf.", "I drive a VW Golf, it's ancient but reliable.")
@@ -261,6 +269,7 @@ def test_moved_thing_is_what_a_change_moves(text: str, thing: str | None) -> Non
         # An amount said as moved.
         "Bruno's down to 29kg after the diet",
         "had to go up to 34 waist",
+        "yall im down to 196 this mornin!!",
     ],
 )
 def test_said_as_new(text: str) -> None:
@@ -277,6 +286,10 @@ def test_said_as_new(text: str) -> None:
         "I can work from home up to 3 days a week",
         "I can go up to £300 for a good one",
         "Sessions are up to 90 minutes",
+        "Up to 90 minutes per session",
+        "it goes down to 3 degrees tonight",
+        # A passing reading said first is no new value.
+        "down to 2 bars of battery, gotta go",
     ],
 )
 def test_what_always_held_is_not_said_as_new(text: str) -> None:
