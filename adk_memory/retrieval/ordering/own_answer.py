@@ -81,7 +81,9 @@ def _stands_for_now(reading: Reading, later: int, earlier: int) -> bool:
     return not any(map(is_relation, people)) or answers_about_one_person(reading, later, earlier)
 
 
-#: Where a clause's parts divide: a comma, a semicolon or a dash.
+#: Where a clause's parts divide: a comma, a semicolon or a dash. Every one, not only those
+#: before a subject of its own (`cues.comma_clauses`, which keeps "…, my mate Joe might join
+#: too" whole with the change before it).
 _PARTS = re.compile(r"\s*[,;]\s+|\s+[-\u2013\u2014]\s+")
 
 

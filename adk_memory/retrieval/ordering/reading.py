@@ -168,18 +168,6 @@ def _lower_case_arrival(text: str) -> str | None:
     return None if all(map(everyday_word, words)) else head
 
 
-#: A count written as a word, of what the speaker has ("three kids", "two rescue dogs") or
-#: does as a rate ("four days a week", "two cups a day", "twelve hours a day"); not a
-#: one-off ("worked seven days last week", "did nine miles on Saturday", "a courtesy car,
-#: probably ten days"), "one day I'll…", nor "told him three times". Read as its figure, so
-#: "four days a week" and "5 days a week" name two values of one kind.
-_WORD_COUNT = re.compile(
-    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
-    r"(?=(?:[\w-]+\s+)?(?:kids|children|dogs|cats|pets)\b"
-    r"|(?:days|hours|nights|shifts|sessions|classes|lessons|miles|kilos|litres|cups|pints|"
-    r"units|tablets|pills)\s+(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month)\b)",
-    re.IGNORECASE,
-)
 #: Each count word's figure.
 _FIGURE = {
     word: str(number)
@@ -187,6 +175,18 @@ _FIGURE = {
         "two three four five six seven eight nine ten eleven twelve".split(), start=2
     )
 }
+#: A count written as a word, of what the speaker has ("three kids", "two rescue dogs") or
+#: does as a rate ("four days a week", "two cups a day", "twelve hours a day"); not a
+#: one-off ("worked seven days last week", "did nine miles on Saturday", "a courtesy car,
+#: probably ten days"), "one day I'll…", nor "told him three times". Read as its figure, so
+#: "four days a week" and "5 days a week" name two values of one kind.
+_WORD_COUNT = re.compile(
+    rf"\b({'|'.join(_FIGURE)})\s+"
+    r"(?=(?:[\w-]+\s+)?(?:kids|children|dogs|cats|pets)\b"
+    r"|(?:days|hours|nights|shifts|sessions|classes|lessons|miles|kilos|litres|cups|pints|"
+    r"units|tablets|pills)\s+(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month)\b)",
+    re.IGNORECASE,
+)
 #: A number, read on the unmasked text so a decimal stays whole ("36.5k", "-2.75").
 _NUMBER_VALUE = re.compile(r"(?<!^)\b\d[\w.,:-]*")
 
